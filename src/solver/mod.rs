@@ -1,0 +1,1 @@
+//! Exact two-player solver (in progress).
