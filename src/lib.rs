@@ -4,5 +4,6 @@
 //! board layouts) → [`solver`] (exact two-player search) → [`protocol`] (the line interpreter).
 //! Nothing below [`protocol`] does I/O.
 
+pub mod notation;
 pub mod rules;
 pub mod solver;

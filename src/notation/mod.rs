@@ -1,0 +1,1 @@
+//! Text forms of moves, positions and boards (in progress).
