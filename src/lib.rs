@@ -4,6 +4,8 @@
 //! board layouts) → [`solver`] (exact two-player search) → [`protocol`] (the line interpreter).
 //! Nothing below [`protocol`] does I/O.
 
+pub mod engine;
 pub mod notation;
+pub mod protocol;
 pub mod rules;
 pub mod solver;

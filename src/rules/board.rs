@@ -320,54 +320,67 @@ impl Board {
         lines
     }
 
+    /// Every window of `connect` cells in a row, column or diagonal, top rows first (they fill
+    /// last, so a search for an open window usually ends at once), with what each holds.
+    pub fn windows(&self, connect: usize) -> impl Iterator<Item = Window> + '_ {
+        let span = connect as isize - 1;
+        (0..self.height).rev().flat_map(move |row| {
+            (0..self.width).flat_map(move |column| {
+                Direction::ALL.into_iter().filter_map(move |direction| {
+                    let (dr, dc) = direction.step();
+                    let end_row = row as isize + dr * span;
+                    let end_column = column as isize + dc * span;
+                    if end_row < 0 || end_row >= self.height as isize || end_column >= self.width as isize {
+                        return None;
+                    }
+                    let mut window = Window {
+                        owner: None,
+                        stones: 0,
+                        empty: 0,
+                        mixed: false,
+                    };
+                    for i in 0..=span {
+                        let cell = self.at((row as isize + dr * i) as usize, (column as isize + dc * i) as usize);
+                        match cell {
+                            None => window.empty += 1,
+                            Some(p) => {
+                                window.mixed |= window.owner.is_some_and(|o| o != p);
+                                window.owner = Some(p);
+                                window.stones += 1;
+                            }
+                        }
+                    }
+                    Some(window)
+                })
+            })
+        })
+    }
+
     /// Whether any player could still fill some window of `connect` cells, given how many more
     /// stones each player can place (`remaining[p]`, by player index) before the board is full.
     /// A window counts if it holds no stone but one player's, and that player (any player, for an
     /// empty window) can still place at least as many stones as the window has empty cells.
     pub fn can_still_connect(&self, connect: usize, remaining: &[usize]) -> bool {
         let most = remaining.iter().copied().max().unwrap_or(0);
-        // Top rows first: they empty last, so an open window is usually found at once.
-        for row in (0..self.height).rev() {
-            for column in 0..self.width {
-                for direction in Direction::ALL {
-                    let (dr, dc) = direction.step();
-                    let span = connect as isize - 1;
-                    let end_row = row as isize + dr * span;
-                    let end_column = column as isize + dc * span;
-                    if end_row < 0
-                        || end_row >= self.height as isize
-                        || end_column >= self.width as isize
-                    {
-                        continue;
-                    }
-                    let mut owner = None;
-                    let mut empty = 0;
-                    let mut blocked = false;
-                    for i in 0..connect as isize {
-                        let r = (row as isize + dr * i) as usize;
-                        let c = (column as isize + dc * i) as usize;
-                        match self.at(r, c) {
-                            None => empty += 1,
-                            Some(p) if owner.is_none() || owner == Some(p) => owner = Some(p),
-                            Some(_) => {
-                                blocked = true;
-                                break;
-                            }
-                        }
-                    }
-                    let open = match owner {
-                        _ if blocked => false,
-                        None => most >= empty,
-                        Some(p) => remaining[p.index()] >= empty,
-                    };
-                    if open {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        self.windows(connect).any(|w| match w.owner {
+            _ if w.mixed => false,
+            None => most >= w.empty,
+            Some(p) => remaining[p.index()] >= w.empty,
+        })
     }
+}
+
+/// What one window of connect-length cells holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// The player whose stones are in it (the last one seen, if `mixed`).
+    pub owner: Option<Player>,
+    /// Stones in it.
+    pub stones: usize,
+    /// Empty cells in it.
+    pub empty: usize,
+    /// Whether it holds stones of more than one player.
+    pub mixed: bool,
 }
 
 #[cfg(test)]

@@ -1,0 +1,139 @@
+//! Choosing moves: the computer players of the sources (random, look-ahead with a tie-break rule)
+//! and perfect play on the exact solver, with a heuristic search where the solver cannot go.
+//! No I/O; randomness comes from a seeded [`Rng`] so that games replay exactly.
+
+pub mod lookahead;
+mod rng;
+
+pub use rng::Rng;
+
+use crate::rules::{Column, Game};
+use lookahead::{column_values, Evaluation, WIN};
+
+/// How to choose among columns that search values equally (S4's rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TieBreak {
+    /// The leftmost.
+    Left,
+    /// The rightmost.
+    Right,
+    /// Any of them, uniformly.
+    Random,
+}
+
+impl TieBreak {
+    /// `left`, `right` or `random`.
+    pub fn from_name(name: &str) -> Option<TieBreak> {
+        match name {
+            "left" => Some(TieBreak::Left),
+            "right" => Some(TieBreak::Right),
+            "random" => Some(TieBreak::Random),
+            _ => None,
+        }
+    }
+
+    /// Picks one of `columns` (not empty).
+    pub fn pick(self, columns: &[Column], rng: &mut Rng) -> Column {
+        match self {
+            TieBreak::Left => columns[0],
+            TieBreak::Right => columns[columns.len() - 1],
+            TieBreak::Random => columns[rng.below(columns.len())],
+        }
+    }
+}
+
+/// The columns with the highest value, left to right.
+pub fn best_of<T: Ord + Copy>(values: &[Option<T>]) -> Vec<Column> {
+    let Some(best) = values.iter().flatten().max() else {
+        return Vec::new();
+    };
+    values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.as_ref() == Some(best))
+        .map(|(i, _)| Column::from_index(i))
+        .collect()
+}
+
+/// A uniformly random legal column (S2's computer player); `None` when the game is over.
+pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Column> {
+    let legal = game.legal_moves();
+    (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
+}
+
+/// A look-ahead choice: the column and whether its result is certain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lookahead {
+    /// The column chosen.
+    pub column: Column,
+    /// Whether the search saw the end of the game on every line it needed: a forced win, or
+    /// every column losing.
+    pub proven: bool,
+}
+
+/// S4's look-ahead player: values each column `plies` moves deep and takes the best, breaking
+/// ties by `tie_break`. With `Evaluation::Windows`, positions at the depth limit are judged by
+/// their open lines (the heuristic for boards and player counts the solver does not cover).
+pub fn lookahead_move(
+    game: &Game,
+    plies: u32,
+    evaluation: Evaluation,
+    tie_break: TieBreak,
+    rng: &mut Rng,
+) -> Option<Lookahead> {
+    let values = column_values(game, plies.max(1), evaluation);
+    let best = best_of(&values);
+    if best.is_empty() {
+        return None;
+    }
+    let top = values[best[0].index()];
+    let proven = top == Some(WIN) || values.iter().flatten().all(|&v| v == lookahead::LOSS);
+    Some(Lookahead {
+        column: tie_break.pick(&best, rng),
+        proven,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn game_after(numbers: &[u64]) -> Game {
+        let mut g = Game::new(Variant::default());
+        for &n in numbers {
+            let c = g.column(n).unwrap();
+            g.play(c).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn tie_breaks() {
+        let g = game_after(&[]);
+        let mut rng = Rng::new(1);
+        let left = lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Left, &mut rng).unwrap();
+        let right = lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Right, &mut rng).unwrap();
+        assert_eq!((left.column.number(), right.column.number()), (1, 7));
+        assert!(!left.proven);
+    }
+
+    #[test]
+    fn takes_a_win_and_calls_it_proven() {
+        let g = game_after(&[1, 2, 1, 2, 1, 2]);
+        let m = lookahead_move(&g, 3, Evaluation::Plain, TieBreak::Right, &mut Rng::new(0)).unwrap();
+        assert_eq!(m.column.number(), 1);
+        assert!(m.proven);
+    }
+
+    #[test]
+    fn random_moves_are_legal_and_seeded() {
+        let g = game_after(&[1, 1, 1, 1, 1, 1]);
+        let pick = |seed| {
+            let mut rng = Rng::new(seed);
+            (0..20).map(|_| random_move(&g, &mut rng).unwrap().number()).collect::<Vec<_>>()
+        };
+        assert_eq!(pick(7), pick(7));
+        assert!(pick(7).iter().all(|&c| (2..=7).contains(&c)));
+    }
+}

@@ -1,0 +1,181 @@
+//! Saved games on disk, in the S0 format: one line per player's name, in turn order, then a FEN
+//! line. Saving never destroys an existing file: it writes a temporary file beside the target,
+//! reads it back, and only then renames it over the target.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::notation::{Fen, FenError};
+use crate::rules::{Game, Variant};
+
+/// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
+pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
+
+/// Why a game could not be saved or loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SaveError {
+    /// The file system refused.
+    #[error("cannot {action} {path}: {reason}")]
+    Io {
+        action: &'static str,
+        path: String,
+        reason: String,
+    },
+    /// The file written did not read back the same.
+    #[error("cannot save {0}: the file read back differs from what was written; the old file is kept")]
+    ReadBack(String),
+    /// The file is larger than any saved game.
+    #[error("cannot load {path}: the file has more than {MAX_SAVE_BYTES} bytes, too many for a saved game")]
+    TooLarge { path: String },
+    /// The file is not text.
+    #[error("cannot load {0}: the file is not UTF-8 text")]
+    NotText(String),
+    /// Lines missing or extra.
+    #[error("cannot load {path}: a saved game has {expected} lines (one name per player, then a FEN), the file has {found}")]
+    LineCount {
+        path: String,
+        expected: usize,
+        found: usize,
+    },
+    /// A name line that is empty.
+    #[error("cannot load {path}: line {line} should be a player's name but is empty")]
+    EmptyName { path: String, line: usize },
+    /// The FEN line is not a position of this game.
+    #[error("cannot load {path}: line {line}: {source}")]
+    Fen {
+        path: String,
+        line: usize,
+        source: FenError,
+    },
+}
+
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl Fn(io::Error) -> SaveError + 'a {
+    move |e| SaveError::Io {
+        action,
+        path: path.display().to_string(),
+        reason: describe(&e),
+    }
+}
+
+/// An I/O error in words, without the OS error number (it differs between machines).
+fn describe(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        io::ErrorKind::AlreadyExists => "it already exists".into(),
+        io::ErrorKind::IsADirectory => "it is a directory".into(),
+        io::ErrorKind::NotADirectory => "a part of the path is not a directory".into(),
+        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
+        io::ErrorKind::StorageFull => "no space left on the device".into(),
+        _ => {
+            let text = e.to_string();
+            text.split(" (os error").next().unwrap_or(&text).to_lowercase()
+        }
+    }
+}
+
+/// The text of a saved game.
+pub fn format(names: &[String], fen: &str) -> String {
+    let mut text = String::new();
+    for name in names {
+        text.push_str(name);
+        text.push('\n');
+    }
+    text.push_str(fen);
+    text.push('\n');
+    text
+}
+
+/// Writes `names` and `fen` to `path` without ever leaving a half-written file there.
+pub fn save(path: &Path, names: &[String], fen: &str) -> Result<(), SaveError> {
+    let text = format(names, fen);
+    let temporary = temporary_path(path);
+    let result = write_checked(&temporary, &text, path).and_then(|()| {
+        fs::rename(&temporary, path).map_err(io_error("save", path))
+    });
+    if result.is_err() {
+        // The temporary file may not exist; either way the target is untouched.
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+/// The temporary file beside `path`: same folder, so the rename cannot cross file systems.
+fn temporary_path(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.c4-{}.tmp", std::process::id()))
+}
+
+/// Writes `text` to `temporary`, flushes it to disk and reads it back to compare.
+fn write_checked(temporary: &Path, text: &str, target: &Path) -> Result<(), SaveError> {
+    if target.is_dir() {
+        return Err(SaveError::Io {
+            action: "save",
+            path: target.display().to_string(),
+            reason: "it is a directory".into(),
+        });
+    }
+    let mut file = fs::File::create(temporary).map_err(io_error("save", target))?;
+    file.write_all(text.as_bytes()).map_err(io_error("save", target))?;
+    file.sync_all().map_err(io_error("save", target))?;
+    let back = fs::read(temporary).map_err(io_error("save", target))?;
+    if back != text.as_bytes() {
+        return Err(SaveError::ReadBack(target.display().to_string()));
+    }
+    Ok(())
+}
+
+/// Reads a saved game for `variant`'s players; the FEN sets the board size.
+pub fn load(path: &Path, variant: &Variant) -> Result<(Vec<String>, Game), SaveError> {
+    let shown = path.display().to_string();
+    let file = fs::File::open(path).map_err(io_error("load", path))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SAVE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error("load", path))?;
+    if bytes.len() as u64 > MAX_SAVE_BYTES {
+        return Err(SaveError::TooLarge { path: shown });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| SaveError::NotText(shown.clone()))?;
+    parse(&text, variant).map_err(|e| e.at(&shown))
+}
+
+/// What is wrong with a saved game's text, before the path is known.
+enum TextError {
+    LineCount { expected: usize, found: usize },
+    EmptyName(usize),
+    Fen(usize, FenError),
+}
+
+impl TextError {
+    fn at(self, path: &str) -> SaveError {
+        let path = path.to_string();
+        match self {
+            TextError::LineCount { expected, found } => SaveError::LineCount { path, expected, found },
+            TextError::EmptyName(line) => SaveError::EmptyName { path, line },
+            TextError::Fen(line, source) => SaveError::Fen { path, line, source },
+        }
+    }
+}
+
+fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError> {
+    let lines: Vec<&str> = text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let expected = variant.players() + 1;
+    if lines.len() != expected {
+        return Err(TextError::LineCount {
+            expected,
+            found: lines.len(),
+        });
+    }
+    let (names, fen_line) = lines.split_at(variant.players());
+    if let Some(i) = names.iter().position(|n| n.trim().is_empty()) {
+        return Err(TextError::EmptyName(i + 1));
+    }
+    let game = Fen::parse(fen_line[0])
+        .and_then(|fen| fen.to_game(variant))
+        .map_err(|e| TextError::Fen(expected, e))?;
+    Ok((names.iter().map(|n| n.trim().to_string()).collect(), game))
+}

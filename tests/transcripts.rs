@@ -1,0 +1,70 @@
+//! Runs the real `c4` binary on every protocol script in `fixtures/protocol/` and snapshots the
+//! whole transcript (one snapshot per fixture), plus the exit-status behaviour the scripts cannot show.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// A new empty folder holding copies of `fixtures/files/`, for scripts that save and load.
+fn scratch_folder(name: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("c4-test-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&folder);
+    fs::create_dir_all(&folder).unwrap();
+    let files = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/files");
+    for entry in fs::read_dir(files).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), folder.join(entry.file_name())).unwrap();
+    }
+    folder
+}
+
+fn transcript(input: &[u8], args: &[&str]) -> (String, i32) {
+    transcript_in(&std::env::temp_dir(), input, args)
+}
+
+/// Runs `c4` in `folder` with `input` on stdin; returns stdout and the exit status.
+fn transcript_in(folder: &Path, input: &[u8], args: &[&str]) -> (String, i32) {
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .current_dir(folder)
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(output.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&output.stderr));
+    (String::from_utf8(output.stdout).unwrap(), output.status.code().unwrap())
+}
+
+#[test]
+fn protocol_fixtures() {
+    insta::glob!("../fixtures/protocol", "*.c4", |path| {
+        let input = fs::read(path).unwrap();
+        let folder = scratch_folder(path.file_stem().unwrap().to_str().unwrap());
+        let (out, code) = transcript_in(&folder, &input, &[]);
+        fs::remove_dir_all(&folder).unwrap();
+        assert_eq!(code, 0, "{} exited with {code}", path.display());
+        insta::assert_snapshot!(out);
+    });
+}
+
+#[test]
+fn strict_mode_exits_1_after_the_first_failure() {
+    let (out, code) = transcript(b"play 4\nplay 0\nfen\n", &["--strict"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "= ply 1, o to move\n\n? column 0 is off the board (columns 1-7)\n\n");
+}
+
+#[test]
+fn quit_stops_reading() {
+    let (out, code) = transcript(b"quit\nfen\n", &[]);
+    assert_eq!((out.as_str(), code), ("=\n\n", 0));
+}
+
+#[test]
+fn unknown_arguments_exit_2_with_usage_on_stderr() {
+    let output = Command::cargo_bin("c4").unwrap().arg("--bogus").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown argument '--bogus'"));
+}
