@@ -1,1 +1,11 @@
-//! Text forms of moves, positions and boards (in progress).
+//! Text forms of moves, positions and boards: move lists, FEN and the source programs' board
+//! layouts, each read and written here. No I/O: callers hand text in and get text back, and the
+//! rules decide what is legal.
+
+pub mod fen;
+pub mod layout;
+pub mod moves;
+
+pub use fen::{fen_of, Fen, FenError};
+pub use layout::{render, Style};
+pub use moves::{format_moves, parse_moves, MovesError};

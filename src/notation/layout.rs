@@ -1,0 +1,365 @@
+//! Board pictures: the four layouts of the source programs, drawn for any board size.
+//! Only text is made here; printing it is the caller's business.
+//!
+//! Every layout draws the top row first, ends each line with `\n`, and has no trailing spaces and
+//! no empty lines. On the standard 7x6 board each reproduces its source program byte for byte.
+
+use std::fmt::Write as _;
+
+use crate::rules::{Board, Variant};
+
+/// One of the source programs' board layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// S0's boxed grid with `+---+` rules, `| x |` cells and a `col 1   2` footer.
+    /// Labels 10-16 start where a one-digit label would, so they lean one place right.
+    Grid,
+    /// S1's `.` for empty cells, every cell three characters wide, under a header of column
+    /// numbers. Labels are right-aligned in two places, so the last digit of `10`-`16` sits
+    /// above its column's tokens just as `1`-`9` do.
+    Dots,
+    /// S2's letter header `ABCDEFG` (up to `P`) over rows of tokens and `.`, no spaces.
+    Letters,
+    /// S4's `|X|O| |` rows over a rule of `2*width+1` dashes and 0-based column labels, which
+    /// wrap to `0` after `9` (as the source does) so that each stays one character under its cell.
+    Pipes,
+}
+
+impl Style {
+    /// Every style, in the order they are listed to users.
+    pub const ALL: [Style; 4] = [Style::Grid, Style::Dots, Style::Letters, Style::Pipes];
+
+    /// The style called `name` (`grid`, `dots`, `letters` or `pipes`, lowercase), if any.
+    pub fn from_name(name: &str) -> Option<Style> {
+        Style::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The style's name, as [`Style::from_name`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Grid => "grid",
+            Style::Dots => "dots",
+            Style::Letters => "letters",
+            Style::Pipes => "pipes",
+        }
+    }
+}
+
+/// Draws `board` in `style` with `variant`'s tokens: lines joined by `\n`, with a final `\n`.
+/// `board` must have `variant`'s size.
+pub fn render(board: &Board, variant: &Variant, style: Style) -> String {
+    debug_assert_eq!(
+        (board.width(), board.height()),
+        (variant.width(), variant.height())
+    );
+    let picture = Picture { board, variant };
+    let lines = match style {
+        Style::Grid => picture.grid(),
+        Style::Dots => picture.dots(),
+        Style::Letters => picture.letters(),
+        Style::Pipes => picture.pipes(),
+    };
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// A board with the tokens to draw it in; each method returns the lines of one style, which
+/// `render` trims and joins, so a cell drawn as spaces at the end of a line leaves no trace.
+struct Picture<'a> {
+    board: &'a Board,
+    variant: &'a Variant,
+}
+
+impl Picture<'_> {
+    /// The cell's token, or `empty`.
+    fn cell(&self, row: usize, column: usize, empty: char) -> char {
+        self.board
+            .at(row, column)
+            .map_or(empty, |p| self.variant.token(p).as_char())
+    }
+
+    /// Each row top first, drawn by `draw_row`.
+    fn rows(&self, draw_row: impl Fn(usize) -> String) -> impl Iterator<Item = String> {
+        (0..self.board.height()).rev().map(draw_row)
+    }
+
+    fn columns(&self) -> std::ops::Range<usize> {
+        0..self.board.width()
+    }
+
+    fn grid(&self) -> Vec<String> {
+        let rule = format!("  +{}", "---+".repeat(self.board.width()));
+        let mut lines = vec![rule.clone()];
+        for row in self.rows(|row| {
+            let mut line = "  |".to_string();
+            for column in self.columns() {
+                let _ = write!(line, " {} |", self.cell(row, column, ' '));
+            }
+            line
+        }) {
+            lines.push(row);
+            lines.push(rule.clone());
+        }
+        // Cell centres are four apart and the first is under `col `'s end, as in the source.
+        let mut footer = "col".to_string();
+        for column in self.columns() {
+            let _ = write!(footer, " {:<3}", column + 1);
+        }
+        lines.push(footer);
+        lines
+    }
+
+    fn dots(&self) -> Vec<String> {
+        let mut header = String::new();
+        for column in self.columns() {
+            let _ = write!(header, "{:>2} ", column + 1);
+        }
+        let mut lines = vec![header];
+        lines.extend(self.rows(|row| {
+            self.columns()
+                .map(|column| format!(" {} ", self.cell(row, column, '.')))
+                .collect()
+        }));
+        lines
+    }
+
+    fn letters(&self) -> Vec<String> {
+        let header = self.columns().map(|c| (b'A' + c as u8) as char).collect();
+        let mut lines = vec![header];
+        lines.extend(self.rows(|row| {
+            self.columns()
+                .map(|column| self.cell(row, column, '.'))
+                .collect()
+        }));
+        lines
+    }
+
+    fn pipes(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .rows(|row| {
+                let mut line = "|".to_string();
+                for column in self.columns() {
+                    line.push(self.cell(row, column, ' '));
+                    line.push('|');
+                }
+                line
+            })
+            .collect();
+        lines.push("-".repeat(2 * self.board.width() + 1));
+        lines.push(
+            self.columns()
+                .map(|column| format!(" {}", column % 10))
+                .collect(),
+        );
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Cell, Token};
+
+    fn variant(width: usize, height: usize, tokens: [char; 2]) -> Variant {
+        let tokens = tokens.map(|c| Token::new(c).unwrap()).to_vec();
+        Variant::new(width, height, 4, tokens, true).unwrap()
+    }
+
+    /// A board drawn top row first with the variant's tokens and any other character for empty.
+    fn board(variant: &Variant, rows_top_down: &[&str]) -> Board {
+        let mut board = Board::empty(variant.width(), variant.height());
+        for (i, line) in rows_top_down.iter().enumerate() {
+            for (column, c) in line.chars().enumerate() {
+                if let Some(player) = variant.player_of(c) {
+                    let row = variant.height() - 1 - i;
+                    board.set(Cell { row, column }, player);
+                }
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for style in Style::ALL {
+            assert_eq!(Style::from_name(style.name()), Some(style));
+        }
+        assert_eq!(Style::from_name("Grid"), None);
+        assert_eq!(Style::from_name("ascii"), None);
+    }
+
+    #[test]
+    fn grid_reproduces_s0() {
+        let v = variant(7, 6, ['x', 'o']);
+        let b = board(
+            &v,
+            &[
+                ".......", ".......", ".......", "xoooo..", "oxxxoxo", "xoxxoox",
+            ],
+        );
+        let expected = "  +---+---+---+---+---+---+---+
+  |   |   |   |   |   |   |   |
+  +---+---+---+---+---+---+---+
+  |   |   |   |   |   |   |   |
+  +---+---+---+---+---+---+---+
+  |   |   |   |   |   |   |   |
+  +---+---+---+---+---+---+---+
+  | x | o | o | o | o |   |   |
+  +---+---+---+---+---+---+---+
+  | o | x | x | x | o | x | o |
+  +---+---+---+---+---+---+---+
+  | x | o | x | x | o | o | x |
+  +---+---+---+---+---+---+---+
+col 1   2   3   4   5   6   7
+";
+        assert_eq!(render(&b, &v, Style::Grid), expected);
+    }
+
+    #[test]
+    fn dots_reproduce_s1() {
+        let v = variant(7, 6, ['X', 'Y']);
+        let b = board(
+            &v,
+            &[
+                ".......", ".......", ".......", ".......", ".XXX...", "XYYYY..",
+            ],
+        );
+        let expected = " 1  2  3  4  5  6  7
+ .  .  .  .  .  .  .
+ .  .  .  .  .  .  .
+ .  .  .  .  .  .  .
+ .  .  .  .  .  .  .
+ .  X  X  X  .  .  .
+ X  Y  Y  Y  Y  .  .
+";
+        assert_eq!(render(&b, &v, Style::Dots), expected);
+    }
+
+    #[test]
+    fn letters_reproduce_s2() {
+        let v = variant(7, 6, ['X', 'O']);
+        let rows = [
+            ".......", ".......", "O......", "X.O...O", "XXOX..X", "XOOXOOX",
+        ];
+        let b = board(&v, &rows);
+        let expected = format!("ABCDEFG\n{}\n", rows.join("\n"));
+        assert_eq!(render(&b, &v, Style::Letters), expected);
+    }
+
+    #[test]
+    fn pipes_reproduce_s4() {
+        let v = variant(7, 6, ['X', 'O']);
+        let b = board(
+            &v,
+            &[
+                ".......", ".......", ".......", ".......", "..O.O..", "XXXXO..",
+            ],
+        );
+        let expected = "| | | | | | | |
+| | | | | | | |
+| | | | | | | |
+| | | | | | | |
+| | |O| |O| | |
+|X|X|X|X|O| | |
+---------------
+ 0 1 2 3 4 5 6
+";
+        assert_eq!(render(&b, &v, Style::Pipes), expected);
+    }
+
+    #[test]
+    fn one_by_one() {
+        let v = variant(1, 1, ['x', 'o']);
+        let b = board(&v, &["x"]);
+        let draw = |style| render(&b, &v, style);
+        assert_eq!(draw(Style::Grid), "  +---+\n  | x |\n  +---+\ncol 1\n");
+        assert_eq!(draw(Style::Dots), " 1\n x\n");
+        assert_eq!(draw(Style::Letters), "A\nx\n");
+        assert_eq!(draw(Style::Pipes), "|x|\n---\n 0\n");
+        let empty = Board::empty(1, 1);
+        assert_eq!(render(&empty, &v, Style::Dots), " 1\n .\n");
+        assert_eq!(render(&empty, &v, Style::Pipes), "| |\n---\n 0\n");
+    }
+
+    #[test]
+    fn three_by_two() {
+        let v = variant(3, 2, ['x', 'o']);
+        let b = board(&v, &[".o.", "xx."]);
+        let draw = |style| render(&b, &v, style);
+        assert_eq!(
+            draw(Style::Grid),
+            "  +---+---+---+
+  |   | o |   |
+  +---+---+---+
+  | x | x |   |
+  +---+---+---+
+col 1   2   3
+"
+        );
+        assert_eq!(draw(Style::Dots), " 1  2  3\n .  o  .\n x  x  .\n");
+        assert_eq!(draw(Style::Letters), "ABC\n.o.\nxx.\n");
+        assert_eq!(draw(Style::Pipes), "| |o| |\n|x|x| |\n-------\n 0 1 2\n");
+    }
+
+    #[test]
+    fn sixteen_by_sixteen() {
+        let v = variant(16, 16, ['x', 'o']);
+        let mut rows = vec!["................"; 15];
+        rows.push("x..............o");
+        let b = board(&v, &rows);
+        let draw = |style| render(&b, &v, style);
+
+        let grid = draw(Style::Grid);
+        let lines: Vec<&str> = grid.lines().collect();
+        assert_eq!(lines.len(), 2 * 16 + 2);
+        assert_eq!(lines[0], format!("  +{}", "---+".repeat(16)));
+        assert_eq!(lines[31], format!("  | x |{} o |", "   |".repeat(14)));
+        assert_eq!(
+            lines[33],
+            "col 1   2   3   4   5   6   7   8   9   10  11  12  13  14  15  16"
+        );
+        // Every label starts under its cell's centre.
+        assert_eq!(lines[31].find('o'), lines[33].find("16"));
+
+        let dots = draw(Style::Dots);
+        let lines: Vec<&str> = dots.lines().collect();
+        assert_eq!(lines.len(), 17);
+        assert_eq!(lines[0], " 1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16");
+        assert_eq!(lines[16], format!(" x{}  o", "  .".repeat(14)));
+        assert_eq!(lines[16].rfind('o'), lines[0].rfind('6'));
+
+        let letters = draw(Style::Letters);
+        let lines: Vec<&str> = letters.lines().collect();
+        assert_eq!(lines[0], "ABCDEFGHIJKLMNOP");
+        assert_eq!(lines[16], "x..............o");
+
+        let pipes = draw(Style::Pipes);
+        let lines: Vec<&str> = pipes.lines().collect();
+        assert_eq!(lines.len(), 18);
+        assert_eq!(lines[15], format!("|x|{}o|", " |".repeat(14)));
+        assert_eq!(lines[16], "-".repeat(33));
+        assert_eq!(lines[17], " 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5");
+    }
+
+    #[test]
+    fn no_trailing_spaces_or_empty_lines_on_any_size() {
+        for width in 1..=16 {
+            for height in [1, 2, 6, 16] {
+                let v = variant(width, height, ['x', 'o']);
+                let b = Board::empty(width, height);
+                for style in Style::ALL {
+                    let text = render(&b, &v, style);
+                    assert!(text.ends_with('\n'));
+                    for line in text.lines() {
+                        assert!(!line.is_empty(), "{style:?} {width}x{height}");
+                        assert_eq!(line, line.trim_end(), "{style:?} {width}x{height}");
+                    }
+                }
+            }
+        }
+    }
+}
