@@ -43,6 +43,9 @@ pub enum MovesError {
     /// A run of digits too long to be any column.
     #[error("column number {0} is too large")]
     NumberTooLarge(String),
+    /// More (or less) than the one column asked for.
+    #[error("'{0}' is not one column: expected one number or one letter")]
+    NotOneColumn(String),
 }
 
 /// The columns of a board in both spellings, for error messages: `numbers 1-7 or letters a-g`.
@@ -86,6 +89,19 @@ pub fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
         parse_item(item, width, digit_per_column, &mut columns)?;
     }
     Ok(columns)
+}
+
+/// Reads exactly one column, as a single move takes it: a whole number (`12`, on any board) or
+/// one letter (`d`).
+pub fn parse_column(text: &str, width: usize) -> Result<u64, MovesError> {
+    let mut columns = Vec::new();
+    if !text.is_empty() {
+        parse_item(text, width, false, &mut columns)?;
+    }
+    match columns.as_slice() {
+        [one] => Ok(*one),
+        _ => Err(MovesError::NotOneColumn(text.to_string())),
+    }
 }
 
 /// Appends the columns of one separator-free item to `columns`.
@@ -138,6 +154,21 @@ pub fn format_moves(columns: &[Column], width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn one_column_is_a_whole_number_or_one_letter() {
+        assert_eq!(super::parse_column("12", 7), Ok(12));
+        assert_eq!(super::parse_column("D", 7), Ok(4));
+        assert_eq!(
+            super::parse_column("dd", 7),
+            Err(super::MovesError::NotOneColumn("dd".into()))
+        );
+        assert_eq!(
+            super::parse_column("", 7),
+            Err(super::MovesError::NotOneColumn(String::new()))
+        );
+        assert!(super::parse_column("4?", 7).is_err());
+    }
+
     use proptest::prelude::*;
 
     use super::*;
