@@ -7,6 +7,7 @@
 //! side to move, and nothing after it. The empty standard board is `7/7/7/7/7/7 x`.
 
 use std::fmt;
+use std::str::FromStr;
 
 use thiserror::Error;
 
@@ -274,6 +275,15 @@ impl fmt::Display for Fen {
     }
 }
 
+impl FromStr for Fen {
+    type Err = FenError;
+
+    /// The same as [`Fen::parse`].
+    fn from_str(text: &str) -> Result<Fen, FenError> {
+        Fen::parse(text)
+    }
+}
+
 impl From<&Game> for Fen {
     /// The current position of `game` as plain FEN data.
     fn from(game: &Game) -> Fen {
@@ -324,7 +334,7 @@ mod tests {
 
     #[test]
     fn empty_standard_board() {
-        let fen = Fen::parse(EMPTY_STANDARD).unwrap();
+        let fen: Fen = EMPTY_STANDARD.parse().unwrap();
         assert_eq!((fen.width(), fen.height(), fen.side()), (7, 6, 'x'));
         assert!(fen.rows().iter().flatten().all(Option::is_none));
         let game = fen.to_game(&Variant::default()).unwrap();

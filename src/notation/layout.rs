@@ -4,8 +4,6 @@
 //! Every layout draws the top row first, ends each line with `\n`, and has no trailing spaces and
 //! no empty lines. On the standard 7x6 board each reproduces its source program byte for byte.
 
-use std::fmt::Write as _;
-
 use crate::rules::{Board, Variant};
 
 /// One of the source programs' board layouts.
@@ -82,72 +80,62 @@ impl Picture<'_> {
             .map_or(empty, |p| self.variant.token(p).as_char())
     }
 
-    /// Each row top first, drawn by `draw_row`.
-    fn rows(&self, draw_row: impl Fn(usize) -> String) -> impl Iterator<Item = String> {
-        (0..self.board.height()).rev().map(draw_row)
+    /// Row indices, top row first, as every layout draws them.
+    fn rows(&self) -> std::iter::Rev<std::ops::Range<usize>> {
+        (0..self.board.height()).rev()
     }
 
     fn columns(&self) -> std::ops::Range<usize> {
         0..self.board.width()
     }
 
+    /// One row's cells, each drawn by `draw` from its token or `empty`, run together.
+    fn row(&self, row: usize, empty: char, draw: impl Fn(char) -> String) -> String {
+        self.columns()
+            .map(|column| draw(self.cell(row, column, empty)))
+            .collect()
+    }
+
     fn grid(&self) -> Vec<String> {
         let rule = format!("  +{}", "---+".repeat(self.board.width()));
         let mut lines = vec![rule.clone()];
-        for row in self.rows(|row| {
-            let mut line = "  |".to_string();
-            for column in self.columns() {
-                let _ = write!(line, " {} |", self.cell(row, column, ' '));
-            }
-            line
-        }) {
-            lines.push(row);
+        for row in self.rows() {
+            lines.push(format!("  |{}", self.row(row, ' ', |c| format!(" {c} |"))));
             lines.push(rule.clone());
         }
         // Cell centres are four apart and the first is under `col `'s end, as in the source.
-        let mut footer = "col".to_string();
-        for column in self.columns() {
-            let _ = write!(footer, " {:<3}", column + 1);
-        }
-        lines.push(footer);
+        let labels: String = self
+            .columns()
+            .map(|column| format!(" {:<3}", column + 1))
+            .collect();
+        lines.push(format!("col{labels}"));
         lines
     }
 
     fn dots(&self) -> Vec<String> {
-        let mut header = String::new();
-        for column in self.columns() {
-            let _ = write!(header, "{:>2} ", column + 1);
-        }
+        let header = self
+            .columns()
+            .map(|column| format!("{:>2} ", column + 1))
+            .collect();
         let mut lines = vec![header];
-        lines.extend(self.rows(|row| {
-            self.columns()
-                .map(|column| format!(" {} ", self.cell(row, column, '.')))
-                .collect()
-        }));
+        lines.extend(
+            self.rows()
+                .map(|row| self.row(row, '.', |c| format!(" {c} "))),
+        );
         lines
     }
 
     fn letters(&self) -> Vec<String> {
         let header = self.columns().map(|c| (b'A' + c as u8) as char).collect();
         let mut lines = vec![header];
-        lines.extend(self.rows(|row| {
-            self.columns()
-                .map(|column| self.cell(row, column, '.'))
-                .collect()
-        }));
+        lines.extend(self.rows().map(|row| self.row(row, '.', String::from)));
         lines
     }
 
     fn pipes(&self) -> Vec<String> {
         let mut lines: Vec<String> = self
-            .rows(|row| {
-                let mut line = "|".to_string();
-                for column in self.columns() {
-                    line.push(self.cell(row, column, ' '));
-                    line.push('|');
-                }
-                line
-            })
+            .rows()
+            .map(|row| format!("|{}", self.row(row, ' ', |c| format!("{c}|"))))
             .collect();
         lines.push("-".repeat(2 * self.board.width() + 1));
         lines.push(

@@ -16,8 +16,6 @@
 //! is four columns on a 7-wide board. Columns past the board (`h` or `9` on 7 columns) are read
 //! as numbers larger than the width and refused by the caller with the rules' own message.
 
-use std::fmt::Write as _;
-
 use thiserror::Error;
 
 use crate::rules::variant::MAX_SIDE;
@@ -141,15 +139,12 @@ fn parse_item(
 /// Writes a move sequence the way [`parse_moves`] reads it back: digits run together on boards up
 /// to 9 wide (`4453`), space-separated numbers on wider ones (`10 11 3`), empty for no moves.
 pub fn format_moves(columns: &[Column], width: usize) -> String {
-    let mut text = String::new();
-    for (i, column) in columns.iter().enumerate() {
-        if width > MAX_DIGIT_WIDTH && i > 0 {
-            text.push(' ');
-        }
-        // Writing to a String cannot fail.
-        let _ = write!(text, "{}", column.number());
-    }
-    text
+    let separator = if width > MAX_DIGIT_WIDTH { " " } else { "" };
+    columns
+        .iter()
+        .map(|column| column.number().to_string())
+        .collect::<Vec<_>>()
+        .join(separator)
 }
 
 #[cfg(test)]
