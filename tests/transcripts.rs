@@ -32,8 +32,15 @@ fn transcript_in(folder: &Path, input: &[u8], args: &[&str]) -> (String, i32) {
         .write_stdin(input)
         .output()
         .unwrap();
-    assert!(output.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&output.stderr));
-    (String::from_utf8(output.stdout).unwrap(), output.status.code().unwrap())
+    assert!(
+        output.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        output.status.code().unwrap(),
+    )
 }
 
 #[test]
@@ -52,7 +59,10 @@ fn protocol_fixtures() {
 fn strict_mode_exits_1_after_the_first_failure() {
     let (out, code) = transcript(b"play 4\nplay 0\nfen\n", &["--strict"]);
     assert_eq!(code, 1);
-    assert_eq!(out, "= ply 1, o to move\n\n? column 0 is off the board (columns 1-7)\n\n");
+    assert_eq!(
+        out,
+        "= ply 1, o to move\n\n? column 0 is off the board (columns 1-7)\n\n"
+    );
 }
 
 #[test]
@@ -63,7 +73,11 @@ fn quit_stops_reading() {
 
 #[test]
 fn unknown_arguments_exit_2_with_usage_on_stderr() {
-    let output = Command::cargo_bin("c4").unwrap().arg("--bogus").output().unwrap();
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .arg("--bogus")
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown argument '--bogus'"));

@@ -121,7 +121,8 @@ mod tests {
     #[test]
     fn takes_a_win_and_calls_it_proven() {
         let g = game_after(&[1, 2, 1, 2, 1, 2]);
-        let m = lookahead_move(&g, 3, Evaluation::Plain, TieBreak::Right, &mut Rng::new(0)).unwrap();
+        let m =
+            lookahead_move(&g, 3, Evaluation::Plain, TieBreak::Right, &mut Rng::new(0)).unwrap();
         assert_eq!(m.column.number(), 1);
         assert!(m.proven);
     }
@@ -131,7 +132,9 @@ mod tests {
         let g = game_after(&[1, 1, 1, 1, 1, 1]);
         let pick = |seed| {
             let mut rng = Rng::new(seed);
-            (0..20).map(|_| random_move(&g, &mut rng).unwrap().number()).collect::<Vec<_>>()
+            (0..20)
+                .map(|_| random_move(&g, &mut rng).unwrap().number())
+                .collect::<Vec<_>>()
         };
         assert_eq!(pick(7), pick(7));
         assert!(pick(7).iter().all(|&c| (2..=7).contains(&c)));

@@ -16,20 +16,44 @@ use crate::notation::Style;
 /// Every command: its name, its arguments as `help` shows them, and what it does.
 /// `help`, `list_commands` and usage errors all read this one table.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
-    ("new", "[WxH] [width W] [height H] [connect K] [players N] [tokens T] [early-draw on|off]", "start a new game; settings not given keep their current values"),
-    ("position", "startpos|fen <FEN> [moves <seq>]", "set the position, optionally followed by moves"),
+    (
+        "new",
+        "[WxH] [width W] [height H] [connect K] [players N] [tokens T] [early-draw on|off]",
+        "start a new game; settings not given keep their current values",
+    ),
+    (
+        "position",
+        "startpos|fen <FEN> [moves <seq>]",
+        "set the position, optionally followed by moves",
+    ),
     ("moves", "<seq>", "play a sequence of columns, all or none"),
     ("play", "<column>", "play one column for the side to move"),
     ("undo", "[n]", "take back n moves (default 1), all or none"),
-    ("status", "", "side to move, ply and result, with the winning line"),
+    (
+        "status",
+        "",
+        "side to move, ply and result, with the winning line",
+    ),
     ("show", "[grid|dots|letters|pipes]", "draw the board"),
     ("fen", "", "the position as FEN"),
     ("legal", "", "the columns that can be played"),
     ("names", "", "every player's token and name"),
     ("name", "<token> <name>", "set a player's name"),
-    ("save", "<file>", "save the names and the position to a file"),
-    ("load", "<file>", "load names and a position saved with save"),
-    ("perft", "<depth>", "count the move sequences of a given length"),
+    (
+        "save",
+        "<file>",
+        "save the names and the position to a file",
+    ),
+    (
+        "load",
+        "<file>",
+        "load names and a position saved with save",
+    ),
+    (
+        "perft",
+        "<depth>",
+        "count the move sequences of a given length",
+    ),
     ("help", "", "this list"),
     ("list_commands", "", "the command names, one per line"),
     ("protocol_version", "", "the protocol version"),
@@ -188,7 +212,13 @@ fn usage_of(name: &str) -> String {
     COMMANDS
         .iter()
         .find(|(n, _, _)| *n == name)
-        .map(|(n, args, _)| if args.is_empty() { n.to_string() } else { format!("{n} {args}") })
+        .map(|(n, args, _)| {
+            if args.is_empty() {
+                n.to_string()
+            } else {
+                format!("{n} {args}")
+            }
+        })
         .unwrap_or_default()
 }
 
@@ -222,7 +252,9 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
         "moves" => Ok(Command::Moves(args.to_string())),
         "play" => match args {
             "" => Err(usage(name, "needs a column")),
-            a if a.contains([' ', '\t', ',']) => Err(usage(name, format!("takes one column, got '{a}'"))),
+            a if a.contains([' ', '\t', ',']) => {
+                Err(usage(name, format!("takes one column, got '{a}'")))
+            }
             a => Ok(Command::Play(a.to_string())),
         },
         "undo" => match args {
@@ -234,7 +266,12 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
             "" => Ok(Command::Show(None)),
             a => Style::from_name(a)
                 .map(|s| Command::Show(Some(s)))
-                .ok_or_else(|| usage(name, format!("has no style '{a}'; styles: grid dots letters pipes"))),
+                .ok_or_else(|| {
+                    usage(
+                        name,
+                        format!("has no style '{a}'; styles: grid dots letters pipes"),
+                    )
+                }),
         },
         "fen" => no_args(Command::Fen),
         "legal" => no_args(Command::Legal),
@@ -256,25 +293,46 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
 }
 
 /// A whole decimal number from `min` to `max`.
-fn bounded_number(name: &'static str, what: &str, text: &str, min: u32, max: u32) -> Result<u32, CommandError> {
+fn bounded_number(
+    name: &'static str,
+    what: &str,
+    text: &str,
+    min: u32,
+    max: u32,
+) -> Result<u32, CommandError> {
     let parsed: IResult<&str, &str> = all_consuming(digit1)(text);
-    let out_of_range = || usage(name, format!("{what} must be from {min} to {max}, got {text}"));
+    let out_of_range = || {
+        usage(
+            name,
+            format!("{what} must be from {min} to {max}, got {text}"),
+        )
+    };
     match parsed {
         Ok(_) => match text.parse::<u64>() {
             Ok(n) if (min as u64..=max as u64).contains(&n) => Ok(n as u32),
             _ => Err(out_of_range()),
         },
-        Err(_) if text.starts_with('-') && text[1..].bytes().all(|b| b.is_ascii_digit()) && text.len() > 1 => {
+        Err(_)
+            if text.starts_with('-')
+                && text[1..].bytes().all(|b| b.is_ascii_digit())
+                && text.len() > 1 =>
+        {
             Err(out_of_range())
         }
-        Err(_) => Err(usage(name, format!("{what} must be a number, got '{text}'"))),
+        Err(_) => Err(usage(
+            name,
+            format!("{what} must be a number, got '{text}'"),
+        )),
     }
 }
 
 /// `position startpos [moves ...]` or `position fen <rows> <side> [moves ...]`.
 fn parse_position(args: &str) -> Result<Command, CommandError> {
     let moves_clause = |input| -> IResult<&str, Option<&str>> {
-        opt(preceded(terminated(tag("moves"), alt((space1, nom::combinator::eof))), rest))(input)
+        opt(preceded(
+            terminated(tag("moves"), alt((space1, nom::combinator::eof))),
+            rest,
+        ))(input)
     };
     let startpos = preceded(
         terminated(tag("startpos"), space0),
@@ -285,7 +343,9 @@ fn parse_position(args: &str) -> Result<Command, CommandError> {
         terminated(tag("fen"), space1),
         map(
             nom::sequence::tuple((&fen_body, space1, &fen_body, space0, moves_clause)),
-            |(rows, _, side, _, m): (&str, &str, &str, &str, Option<&str>)| (Start::Fen(format!("{rows} {side}")), m),
+            |(rows, _, side, _, m): (&str, &str, &str, &str, Option<&str>)| {
+                (Start::Fen(format!("{rows} {side}")), m)
+            },
         ),
     );
     let parsed: IResult<&str, (Start, Option<&str>)> = all_consuming(alt((startpos, fen)))(args);
@@ -298,7 +358,10 @@ fn parse_position(args: &str) -> Result<Command, CommandError> {
             "position",
             match args.split_whitespace().next() {
                 None => "needs startpos or fen".to_string(),
-                Some("fen") => "needs a FEN of rows and a side to move, then optionally 'moves' and a sequence".to_string(),
+                Some("fen") => {
+                    "needs a FEN of rows and a side to move, then optionally 'moves' and a sequence"
+                        .to_string()
+                }
                 Some("startpos") => "takes only 'moves' and a sequence after startpos".to_string(),
                 Some(other) => format!("starts from startpos or fen, not '{other}'"),
             },
@@ -308,7 +371,8 @@ fn parse_position(args: &str) -> Result<Command, CommandError> {
 
 /// `name <token> <name...>`: the name is the rest of the line.
 fn parse_name(args: &str) -> Result<Command, CommandError> {
-    let parsed: IResult<&str, (char, &str)> = nom::sequence::separated_pair(nom::character::complete::anychar, space1, rest)(args);
+    let parsed: IResult<&str, (char, &str)> =
+        nom::sequence::separated_pair(nom::character::complete::anychar, space1, rest)(args);
     match parsed {
         Ok((_, (token, name))) if !name.trim().is_empty() => Ok(Command::Name {
             token,
@@ -329,7 +393,12 @@ fn parse_new(args: &str) -> Result<NewGame, CommandError> {
         parsed
             .ok()
             .and_then(|_| value.parse::<usize>().ok())
-            .ok_or_else(|| usage("new", format!("needs a number after '{key}', got '{value}'")))
+            .ok_or_else(|| {
+                usage(
+                    "new",
+                    format!("needs a number after '{key}', got '{value}'"),
+                )
+            })
     };
     fn set<T>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), CommandError> {
         if slot.is_some() {
@@ -351,10 +420,13 @@ fn parse_new(args: &str) -> Result<NewGame, CommandError> {
                 set(&mut settings.tokens, "tokens", value.chars().collect())?
             }
             "early-draw" => {
-                let parsed: IResult<&str, bool> = all_consuming(alt((value(true, tag("on")), value(false, tag("off")))))(
-                    words.next().unwrap_or(""),
-                );
-                let on = parsed.map(|(_, v)| v).map_err(|_| usage("new", "needs on or off after 'early-draw'"))?;
+                let parsed: IResult<&str, bool> = all_consuming(alt((
+                    value(true, tag("on")),
+                    value(false, tag("off")),
+                )))(words.next().unwrap_or(""));
+                let on = parsed
+                    .map(|(_, v)| v)
+                    .map_err(|_| usage("new", "needs on or off after 'early-draw'"))?;
                 set(&mut settings.early_draw, "early-draw", on)?
             }
             size => {
@@ -387,7 +459,10 @@ mod tests {
         assert_eq!(r.id, Some(12));
         assert_eq!(r.command, Ok(Command::Status));
         assert_eq!(parse_request("status").id, None);
-        assert_eq!(parse_request("7").command, Err(CommandError::MissingCommand));
+        assert_eq!(
+            parse_request("7").command,
+            Err(CommandError::MissingCommand)
+        );
         assert_eq!(
             parse_request("99999999999999999999 status").command,
             Err(CommandError::IdTooLarge("99999999999999999999".into()))
@@ -398,31 +473,49 @@ mod tests {
     fn simple_commands_refuse_arguments() {
         assert_eq!(command("fen"), Ok(Command::Fen));
         let e = command("fen now").unwrap_err();
-        assert_eq!(e.to_string(), "fen takes no arguments, got 'now'; usage: fen");
+        assert_eq!(
+            e.to_string(),
+            "fen takes no arguments, got 'now'; usage: fen"
+        );
     }
 
     #[test]
     fn unknown_commands_are_named() {
-        assert_eq!(command("jump 3").unwrap_err().to_string(), "unknown command 'jump'; 'help' lists the commands");
+        assert_eq!(
+            command("jump 3").unwrap_err().to_string(),
+            "unknown command 'jump'; 'help' lists the commands"
+        );
     }
 
     #[test]
     fn position_forms() {
         assert_eq!(
             command("position startpos"),
-            Ok(Command::Position { start: Start::StartPos, moves: None })
+            Ok(Command::Position {
+                start: Start::StartPos,
+                moves: None
+            })
         );
         assert_eq!(
             command("position startpos moves 4453"),
-            Ok(Command::Position { start: Start::StartPos, moves: Some("4453".into()) })
+            Ok(Command::Position {
+                start: Start::StartPos,
+                moves: Some("4453".into())
+            })
         );
         assert_eq!(
             command("position fen 7/7/7/7/7/7 x moves 10 11"),
-            Ok(Command::Position { start: Start::Fen("7/7/7/7/7/7 x".into()), moves: Some("10 11".into()) })
+            Ok(Command::Position {
+                start: Start::Fen("7/7/7/7/7/7 x".into()),
+                moves: Some("10 11".into())
+            })
         );
         assert_eq!(
             command("position fen 7/7/7/7/7/7   x"),
-            Ok(Command::Position { start: Start::Fen("7/7/7/7/7/7 x".into()), moves: None })
+            Ok(Command::Position {
+                start: Start::Fen("7/7/7/7/7/7 x".into()),
+                moves: None
+            })
         );
         assert!(command("position fen 7/7/7/7/7/7").is_err());
         assert!(command("position startpos 44").is_err());
@@ -437,9 +530,18 @@ mod tests {
             command("undo 0").unwrap_err().to_string(),
             "undo count must be from 1 to 256, got 0; usage: undo [n]"
         );
-        assert!(command("undo -1").unwrap_err().to_string().contains("must be from 1 to 256, got -1"));
-        assert!(command("perft 99999999999999999999999").unwrap_err().to_string().contains("from 0 to 12"));
-        assert!(command("perft x").unwrap_err().to_string().contains("must be a number, got 'x'"));
+        assert!(command("undo -1")
+            .unwrap_err()
+            .to_string()
+            .contains("must be from 1 to 256, got -1"));
+        assert!(command("perft 99999999999999999999999")
+            .unwrap_err()
+            .to_string()
+            .contains("from 0 to 12"));
+        assert!(command("perft x")
+            .unwrap_err()
+            .to_string()
+            .contains("must be a number, got 'x'"));
     }
 
     #[test]
@@ -456,9 +558,18 @@ mod tests {
             }))
         );
         assert_eq!(command("new"), Ok(Command::New(NewGame::default())));
-        assert!(command("new width 8 width 9").unwrap_err().to_string().contains("sets width twice"));
-        assert!(command("new colour red").unwrap_err().to_string().contains("has no setting 'colour'"));
-        assert!(command("new width").unwrap_err().to_string().contains("needs a number after 'width'"));
+        assert!(command("new width 8 width 9")
+            .unwrap_err()
+            .to_string()
+            .contains("sets width twice"));
+        assert!(command("new colour red")
+            .unwrap_err()
+            .to_string()
+            .contains("has no setting 'colour'"));
+        assert!(command("new width")
+            .unwrap_err()
+            .to_string()
+            .contains("needs a number after 'width'"));
     }
 
     #[test]
@@ -467,7 +578,10 @@ mod tests {
         assert!(command("show fancy").is_err());
         assert_eq!(
             command("name x Ada Lovelace"),
-            Ok(Command::Name { token: 'x', name: "Ada Lovelace".into() })
+            Ok(Command::Name {
+                token: 'x',
+                name: "Ada Lovelace".into()
+            })
         );
         assert!(command("name x").is_err());
     }

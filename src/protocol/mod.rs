@@ -96,7 +96,10 @@ fn clean_line(bytes: &[u8]) -> Result<Option<&str>, String> {
         )
     })?;
     let text = text.split('#').next().unwrap_or("");
-    if let Some((i, c)) = text.char_indices().find(|&(_, c)| c.is_control() && c != '\t') {
+    if let Some((i, c)) = text
+        .char_indices()
+        .find(|&(_, c)| c.is_control() && c != '\t')
+    {
         return Err(format!(
             "the line contains the control character U+{:04X} at column {}; commands are printable text",
             c as u32,
@@ -115,7 +118,9 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
         let (id, reply, flow) = match raw {
             RawLine::TooLong => (
                 None,
-                Err(format!("the line is longer than {MAX_LINE_BYTES} bytes and was ignored")),
+                Err(format!(
+                    "the line is longer than {MAX_LINE_BYTES} bytes and was ignored"
+                )),
                 Flow::Continue,
             ),
             RawLine::Bytes(bytes) => match clean_line(&bytes) {
@@ -160,12 +165,18 @@ mod tests {
 
     #[test]
     fn blank_and_comment_lines_get_no_reply() {
-        assert_eq!(transcript(b"\n   \n# note\nfen # trailing comment\n"), "= 7/7/7/7/7/7 x\n\n");
+        assert_eq!(
+            transcript(b"\n   \n# note\nfen # trailing comment\n"),
+            "= 7/7/7/7/7/7 x\n\n"
+        );
     }
 
     #[test]
     fn crlf_and_a_missing_final_newline_work() {
-        assert_eq!(transcript(b"play 4\r\nfen"), "= ply 1, o to move\n\n= 3x3/7/7/7/7/7 o\n\n");
+        assert_eq!(
+            transcript(b"play 4\r\nfen"),
+            "= ply 1, o to move\n\n= 3x3/7/7/7/7/7 o\n\n"
+        );
     }
 
     #[test]
@@ -195,6 +206,9 @@ mod tests {
         let mut out = Vec::new();
         let exit = run(&b"play 9\nfen\n"[..], &mut out, Options { strict: true }).unwrap();
         assert_eq!(exit, Exit::Failed);
-        assert_eq!(String::from_utf8(out).unwrap(), "? column 9 is off the board (columns 1-7)\n\n");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "? column 9 is off the board (columns 1-7)\n\n"
+        );
     }
 }

@@ -31,13 +31,19 @@ impl Response {
         let mut lines = vec![
             format!("to-move {}", v.token(game.to_move())),
             format!("ply {}", game.ply()),
-            format!("moves {}", format_moves(game.history(), v.width())).trim_end().to_string(),
+            format!("moves {}", format_moves(game.history(), v.width()))
+                .trim_end()
+                .to_string(),
         ];
         match game.outcome() {
             Outcome::InProgress => lines.push("result in-progress".into()),
             Outcome::Win(p) => {
                 lines.push(format!("result win {}", v.token(p)));
-                lines.extend(game.winning_lines().iter().map(|l| format!("line {}", line_words(l))));
+                lines.extend(
+                    game.winning_lines()
+                        .iter()
+                        .map(|l| format!("line {}", line_words(l))),
+                );
             }
             Outcome::Draw(reason) => lines.push(format!("result draw {reason}")),
         }
@@ -46,7 +52,13 @@ impl Response {
 
     /// Columns as 1-based numbers separated by spaces.
     pub fn columns(columns: &[Column]) -> Response {
-        Response::Line(columns.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "))
+        Response::Line(
+            columns
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
     }
 }
 
@@ -110,12 +122,18 @@ mod tests {
     fn framing() {
         assert_eq!(frame(None, &Ok(Response::Done)), "=\n\n");
         assert_eq!(frame(Some(3), &Ok(Response::Done)), "=3\n\n");
-        assert_eq!(frame(Some(3), &Ok(Response::Line("1 2".into()))), "=3 1 2\n\n");
+        assert_eq!(
+            frame(Some(3), &Ok(Response::Line("1 2".into()))),
+            "=3 1 2\n\n"
+        );
         assert_eq!(frame(None, &Ok(Response::Line(String::new()))), "=\n\n");
         assert_eq!(
             frame(None, &Ok(Response::Lines(vec!["a".into(), "b".into()]))),
             "=\na\nb\n\n"
         );
-        assert_eq!(frame(Some(9), &Err("column 4 is full".into())), "?9 column 4 is full\n\n");
+        assert_eq!(
+            frame(Some(9), &Err("column 4 is full".into())),
+            "?9 column 4 is full\n\n"
+        );
     }
 }

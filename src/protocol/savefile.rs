@@ -25,7 +25,9 @@ pub enum SaveError {
         reason: String,
     },
     /// The file written did not read back the same.
-    #[error("cannot save {0}: the file read back differs from what was written; the old file is kept")]
+    #[error(
+        "cannot save {0}: the file read back differs from what was written; the old file is kept"
+    )]
     ReadBack(String),
     /// The file is larger than any saved game.
     #[error("cannot load {path}: the file has more than {MAX_SAVE_BYTES} bytes, too many for a saved game")]
@@ -72,7 +74,10 @@ fn describe(e: &io::Error) -> String {
         io::ErrorKind::StorageFull => "no space left on the device".into(),
         _ => {
             let text = e.to_string();
-            text.split(" (os error").next().unwrap_or(&text).to_lowercase()
+            text.split(" (os error")
+                .next()
+                .unwrap_or(&text)
+                .to_lowercase()
         }
     }
 }
@@ -93,9 +98,8 @@ pub fn format(names: &[String], fen: &str) -> String {
 pub fn save(path: &Path, names: &[String], fen: &str) -> Result<(), SaveError> {
     let text = format(names, fen);
     let temporary = temporary_path(path);
-    let result = write_checked(&temporary, &text, path).and_then(|()| {
-        fs::rename(&temporary, path).map_err(io_error("save", path))
-    });
+    let result = write_checked(&temporary, &text, path)
+        .and_then(|()| fs::rename(&temporary, path).map_err(io_error("save", path)));
     if result.is_err() {
         // The temporary file may not exist; either way the target is untouched.
         let _ = fs::remove_file(&temporary);
@@ -105,7 +109,10 @@ pub fn save(path: &Path, names: &[String], fen: &str) -> Result<(), SaveError> {
 
 /// The temporary file beside `path`: same folder, so the rename cannot cross file systems.
 fn temporary_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!(".{name}.c4-{}.tmp", std::process::id()))
 }
 
@@ -119,7 +126,8 @@ fn write_checked(temporary: &Path, text: &str, target: &Path) -> Result<(), Save
         });
     }
     let mut file = fs::File::create(temporary).map_err(io_error("save", target))?;
-    file.write_all(text.as_bytes()).map_err(io_error("save", target))?;
+    file.write_all(text.as_bytes())
+        .map_err(io_error("save", target))?;
     file.sync_all().map_err(io_error("save", target))?;
     let back = fs::read(temporary).map_err(io_error("save", target))?;
     if back != text.as_bytes() {
@@ -154,7 +162,11 @@ impl TextError {
     fn at(self, path: &str) -> SaveError {
         let path = path.to_string();
         match self {
-            TextError::LineCount { expected, found } => SaveError::LineCount { path, expected, found },
+            TextError::LineCount { expected, found } => SaveError::LineCount {
+                path,
+                expected,
+                found,
+            },
             TextError::EmptyName(line) => SaveError::EmptyName { path, line },
             TextError::Fen(line, source) => SaveError::Fen { path, line, source },
         }
@@ -162,7 +174,10 @@ impl TextError {
 }
 
 fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError> {
-    let lines: Vec<&str> = text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
     let expected = variant.players() + 1;
     if lines.len() != expected {
         return Err(TextError::LineCount {

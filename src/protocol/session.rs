@@ -7,7 +7,9 @@ use thiserror::Error;
 use super::command::{Command, NewGame, Start, COMMANDS};
 use super::reply::Response;
 use super::savefile::{self, SaveError};
-use crate::notation::{fen_of, parse_column, parse_moves, render, Fen, FenError, MovesError, Style};
+use crate::notation::{
+    fen_of, parse_column, parse_moves, render, Fen, FenError, MovesError, Style,
+};
 use crate::rules::{Game, MoveError, Token, Variant, VariantError};
 
 /// The protocol's version, as `protocol_version` answers.
@@ -102,7 +104,11 @@ impl Session {
 
     /// Carries out `command`; on error the session is exactly as it was.
     pub fn execute(&mut self, command: Command) -> (Result<Response, SessionError>, Flow) {
-        let flow = if command == Command::Quit { Flow::Quit } else { Flow::Continue };
+        let flow = if command == Command::Quit {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        };
         (self.apply(command), flow)
     }
 
@@ -157,7 +163,11 @@ impl Session {
             }
             Command::Status => Ok(Response::status(&self.game)),
             Command::Show(style) => {
-                let text = render(self.game.board(), self.game.variant(), style.unwrap_or(Style::Grid));
+                let text = render(
+                    self.game.board(),
+                    self.game.variant(),
+                    style.unwrap_or(Style::Grid),
+                );
                 Ok(Response::Lines(text.lines().map(str::to_string).collect()))
             }
             Command::Fen => Ok(Response::Line(fen_of(&self.game))),
@@ -203,12 +213,18 @@ impl Session {
                 COMMANDS
                     .iter()
                     .map(|(name, args, what)| {
-                        let usage = if args.is_empty() { name.to_string() } else { format!("{name} {args}") };
+                        let usage = if args.is_empty() {
+                            name.to_string()
+                        } else {
+                            format!("{name} {args}")
+                        };
                         format!("{usage} -- {what}")
                     })
                     .collect(),
             )),
-            Command::ListCommands => Ok(Response::Lines(COMMANDS.iter().map(|(n, _, _)| n.to_string()).collect())),
+            Command::ListCommands => Ok(Response::Lines(
+                COMMANDS.iter().map(|(n, _, _)| n.to_string()).collect(),
+            )),
             Command::ProtocolVersion => Ok(Response::Line(PROTOCOL_VERSION.to_string())),
             Command::Quit => Ok(Response::Done),
         }
@@ -225,7 +241,10 @@ impl Session {
                         tokens: chars.len(),
                     });
                 }
-                chars.iter().map(|&c| Token::new(c)).collect::<Result<Vec<_>, _>>()?
+                chars
+                    .iter()
+                    .map(|&c| Token::new(c))
+                    .collect::<Result<Vec<_>, _>>()?
             }
             (None, Some(n)) => Variant::default_tokens(n)?,
             (None, None) => current.tokens().to_vec(),
@@ -243,7 +262,10 @@ impl Session {
 /// Plays a written move sequence on `game`; on error `game` may be part-played, so callers
 /// play on a copy.
 fn play_sequence(game: &mut Game, text: &str) -> Result<(), SessionError> {
-    for (i, number) in parse_moves(text, game.variant().width())?.into_iter().enumerate() {
+    for (i, number) in parse_moves(text, game.variant().width())?
+        .into_iter()
+        .enumerate()
+    {
         let fail = |source| SessionError::MoveInSequence {
             index: i + 1,
             column: number,
@@ -262,5 +284,9 @@ fn default_names(players: usize) -> Vec<String> {
 
 /// Tokens separated by spaces, for messages.
 pub(crate) fn token_list(tokens: &[Token]) -> String {
-    tokens.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
+    tokens
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -330,7 +330,10 @@ impl Board {
                     let (dr, dc) = direction.step();
                     let end_row = row as isize + dr * span;
                     let end_column = column as isize + dc * span;
-                    if end_row < 0 || end_row >= self.height as isize || end_column >= self.width as isize {
+                    if end_row < 0
+                        || end_row >= self.height as isize
+                        || end_column >= self.width as isize
+                    {
                         return None;
                     }
                     let mut window = Window {
@@ -340,7 +343,10 @@ impl Board {
                         mixed: false,
                     };
                     for i in 0..=span {
-                        let cell = self.at((row as isize + dr * i) as usize, (column as isize + dc * i) as usize);
+                        let cell = self.at(
+                            (row as isize + dr * i) as usize,
+                            (column as isize + dc * i) as usize,
+                        );
                         match cell {
                             None => window.empty += 1,
                             Some(p) => {

@@ -59,7 +59,7 @@ pub enum PositionError {
     #[error("stone counts {counts} cannot arise when {first} moves first and players take turns")]
     StoneCounts { counts: String, first: Token },
     /// The side to move does not follow from the stone counts.
-    #[error("it cannot be {given}'s turn: after {stones} stones it is {expected}'s turn")]
+    #[error("it cannot be {given}'s turn: after {stones} stone{} it is {expected}'s turn", if *.stones == 1 { "" } else { "s" })]
     WrongSideToMove {
         given: Token,
         expected: Token,
