@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::variant::{Player, MAX_SIDE};
+use super::variant::{Player, MAX_PLAYERS, MAX_SIDE};
 
 /// A column, 0-based inside the engine; written 1-based (or as a letter) on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -115,6 +115,66 @@ pub struct Board {
     /// Stones in each column.
     heights: [u8; MAX_SIDE],
     stones: usize,
+    /// Each player's stones along every line, for the win check after a move.
+    lines: [LineMasks; MAX_PLAYERS],
+}
+
+/// Number of diagonals in one direction on a `MAX_SIDE` square.
+const DIAGONALS: usize = 2 * MAX_SIDE - 1;
+
+/// One player's stones as bit masks along each line family, so that a run of stones through a
+/// cell is found with a few shifts instead of walking the grid:
+///
+/// ```text
+/// rows[r]      bit c  = cell (r, c)     one mask per row
+/// columns[c]   bit r  = cell (r, c)     one mask per column
+/// rising[d]    bit c  = cell (r, c)     d = c - r + 15  (the `/` diagonal through the cell)
+/// falling[d]   bit c  = cell (r, c)     d = c + r       (the `\` diagonal through the cell)
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LineMasks {
+    rows: [u16; MAX_SIDE],
+    columns: [u16; MAX_SIDE],
+    rising: [u16; DIAGONALS],
+    falling: [u16; DIAGONALS],
+}
+
+impl LineMasks {
+    const EMPTY: LineMasks = LineMasks {
+        rows: [0; MAX_SIDE],
+        columns: [0; MAX_SIDE],
+        rising: [0; DIAGONALS],
+        falling: [0; DIAGONALS],
+    };
+
+    /// Sets or clears the bits of `cell` in all four families.
+    fn toggle(&mut self, cell: Cell) {
+        let (r, c) = (cell.row, cell.column);
+        self.rows[r] ^= 1 << c;
+        self.columns[c] ^= 1 << r;
+        self.rising[c + MAX_SIDE - 1 - r] ^= 1 << c;
+        self.falling[c + r] ^= 1 << c;
+    }
+
+    /// Whether any of the four lines through `cell` holds a run of `connect` stones.
+    fn has_run_through(&self, cell: Cell, connect: usize) -> bool {
+        let (r, c) = (cell.row, cell.column);
+        [
+            self.rows[r],
+            self.columns[c],
+            self.rising[c + MAX_SIDE - 1 - r],
+            self.falling[c + r],
+        ]
+        .into_iter()
+        .any(|mask| {
+            // After k-1 shift-and-steps, a bit survives only where k ones stood in a row.
+            let mut run = u32::from(mask);
+            for _ in 1..connect {
+                run &= run >> 1;
+            }
+            run != 0
+        })
+    }
 }
 
 impl fmt::Debug for Board {
@@ -143,6 +203,7 @@ impl Board {
             cells: [EMPTY; MAX_SIDE * MAX_SIDE],
             heights: [0; MAX_SIDE],
             stones: 0,
+            lines: [LineMasks::EMPTY; MAX_PLAYERS],
         }
     }
 
@@ -201,10 +262,12 @@ impl Board {
     /// whose validation checks gravity afterwards.
     pub(crate) fn set(&mut self, cell: Cell, player: Player) {
         let slot = &mut self.cells[cell.row * MAX_SIDE + cell.column];
-        if *slot == EMPTY {
-            self.stones += 1;
+        match *slot {
+            EMPTY => self.stones += 1,
+            old => self.lines[old as usize].toggle(cell),
         }
         *slot = player.0;
+        self.lines[player.index()].toggle(cell);
         let h = &mut self.heights[cell.column];
         *h = (*h).max(cell.row as u8 + 1);
     }
@@ -225,6 +288,7 @@ impl Board {
         debug_assert!(self.has_room(column));
         let cell = self.landing_cell(column);
         self.cells[cell.row * MAX_SIDE + cell.column] = player.0;
+        self.lines[player.index()].toggle(cell);
         self.heights[column.index()] += 1;
         self.stones += 1;
         cell
@@ -235,7 +299,12 @@ impl Board {
         debug_assert!(self.column_height(column) > 0);
         self.heights[column.index()] -= 1;
         let row = self.heights[column.index()] as usize;
-        self.cells[row * MAX_SIDE + column.index()] = EMPTY;
+        let slot = &mut self.cells[row * MAX_SIDE + column.index()];
+        self.lines[*slot as usize].toggle(Cell {
+            row,
+            column: column.index(),
+        });
+        *slot = EMPTY;
         self.stones -= 1;
     }
 
@@ -297,12 +366,8 @@ impl Board {
     /// Whether the stone in `cell` is part of a line of at least `connect`: the same answer as
     /// `!lines_through(cell, connect).is_empty()`, without building the lines.
     pub fn completes_line(&self, cell: Cell, connect: usize) -> bool {
-        Direction::ALL.iter().any(|d| {
-            let (dr, dc) = d.step();
-            1 + self.pieces_in_direction(cell.row, cell.column, dr, dc)
-                + self.pieces_in_direction(cell.row, cell.column, -dr, -dc)
-                >= connect
-        })
+        self.stone(cell)
+            .is_some_and(|p| self.lines[p.index()].has_run_through(cell, connect))
     }
 
     /// Every maximal line of at least `connect` stones anywhere on the board, each once.
@@ -368,6 +433,15 @@ impl Board {
     /// empty window) can still place at least as many stones as the window has empty cells.
     pub fn can_still_connect(&self, connect: usize, remaining: &[usize]) -> bool {
         let most = remaining.iter().copied().max().unwrap_or(0);
+        // Quick answer for most positions: a column with `connect` empty cells on top is an
+        // empty window that anyone with enough stones left can fill.
+        if most >= connect
+            && self.heights[..self.width]
+                .iter()
+                .any(|&h| self.height - h as usize >= connect)
+        {
+            return true;
+        }
         self.windows(connect).any(|w| match w.owner {
             _ if w.mixed => false,
             None => most >= w.empty,

@@ -6,7 +6,7 @@ use std::fmt;
 use thiserror::Error;
 
 use super::board::{Board, Cell, Column, Line};
-use super::variant::{Player, Token, Variant};
+use super::variant::{Player, Token, Variant, MAX_PLAYERS};
 
 /// Why the game ended in a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -342,14 +342,22 @@ impl Game {
     /// How many more stones `player` can place before the board is full, players taking turns
     /// from the side to move.
     pub fn stones_left(&self, player: Player) -> usize {
+        self.stones_left_by_player()[player.index()]
+    }
+
+    /// [`Game::stones_left`] for every player at once (zero past the last player): the empty
+    /// cells shared out in turn from the side to move.
+    fn stones_left_by_player(&self) -> [usize; MAX_PLAYERS] {
         let n = self.variant.players();
-        let offset = (player.index() + n - self.to_move.index()) % n;
         let empty = self.board.empty_cells();
-        if empty > offset {
-            (empty - offset - 1) / n + 1
-        } else {
-            0
+        let (each, extra) = (empty / n, empty % n);
+        let mut left = [0; MAX_PLAYERS];
+        let mut player = self.to_move.index();
+        for offset in 0..n {
+            left[player] = each + usize::from(offset < extra);
+            player = if player + 1 == n { 0 } else { player + 1 };
         }
+        left
     }
 
     /// The result of a position with no new line: a draw if the board is full, or if the early
@@ -359,12 +367,11 @@ impl Game {
             return Outcome::Draw(DrawReason::BoardFull);
         }
         if self.variant.early_draw() {
-            let remaining: Vec<usize> = (0..self.variant.players())
-                .map(|p| self.stones_left(Player(p as u8)))
-                .collect();
+            let remaining = self.stones_left_by_player();
+            let remaining = &remaining[..self.variant.players()];
             if !self
                 .board
-                .can_still_connect(self.variant.connect(), &remaining)
+                .can_still_connect(self.variant.connect(), remaining)
             {
                 return Outcome::Draw(DrawReason::NoLineLeft);
             }
