@@ -4,4 +4,5 @@
 //! board layouts) → [`solver`] (exact two-player search) → [`protocol`] (the line interpreter).
 //! Nothing below [`protocol`] does I/O.
 
+pub mod batch;
 pub mod solver;
