@@ -1,1 +1,169 @@
-//! Exact two-player solver (in progress).
+//! Exact two-player solver: the bitboard [`Position`], the [`Score`] convention, and the
+//! [`Solver`] search; no I/O, and nothing about more than two players or other line lengths.
+//!
+//! Scores are from the side to move: a win scores `width * height / 2 + 1` minus the number of
+//! stones the winner has played when it completes four (22 minus that on 7x6), a loss the
+//! negative, a draw 0. Perfect play wins as fast and loses as slowly as possible.
+
+mod order;
+mod position;
+mod search;
+mod table;
+
+pub use position::Position;
+pub use search::{Limits, Solver, DEFAULT_TABLE_BITS};
+
+use std::fmt;
+
+/// Everything the solver can refuse or fail at.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolverError {
+    /// The board does not fit the 64-bit layout.
+    #[error("the solver handles boards with width x (height + 1) <= 64, got {width}x{height}")]
+    BoardTooLarge {
+        /// Columns asked for.
+        width: u32,
+        /// Rows asked for.
+        height: u32,
+    },
+    /// A column number past the right edge (1-based in the message).
+    #[error("column {column} is off the board (columns 1-{width})")]
+    ColumnOffBoard {
+        /// The 1-based column asked for.
+        column: u32,
+        /// The number of columns.
+        width: u32,
+    },
+    /// A move into a full column (1-based in the message).
+    #[error("column {column} is full")]
+    ColumnFull {
+        /// The 1-based column asked for.
+        column: u32,
+    },
+    /// A character that is not a column number.
+    #[error("'{found}' is not a column (columns 1-{width})")]
+    NotAColumn {
+        /// What was found instead.
+        found: char,
+        /// The number of columns.
+        width: u32,
+    },
+    /// A move after four in a row.
+    #[error("the game is already over")]
+    GameOver,
+    /// One move of a sequence was refused.
+    #[error("move {move_number}: {reason}")]
+    InvalidMove {
+        /// The 1-based index of the refused move in the sequence.
+        move_number: usize,
+        /// Why it was refused.
+        reason: Box<SolverError>,
+    },
+    /// Raw stone masks that do not describe a reachable, unfinished position.
+    #[error("invalid stones: {reason}")]
+    InvalidStones {
+        /// The rule that failed.
+        reason: &'static str,
+    },
+    /// A bounded search hit its node limit, deadline or stop flag first.
+    #[error("the search was stopped before the exact score was found (it lies between {lower} and {upper})")]
+    Interrupted {
+        /// The score is at least this.
+        lower: Score,
+        /// The score is at most this.
+        upper: Score,
+    },
+}
+
+/// An exact score from the side to move (see the module doc for the convention).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Score(i8);
+
+impl Score {
+    /// The draw score.
+    pub const DRAW: Score = Score(0);
+
+    /// A score of `value` (positive: the side to move wins).
+    pub fn new(value: i8) -> Score {
+        Score(value)
+    }
+
+    /// The score as a number.
+    pub fn value(self) -> i8 {
+        self.0
+    }
+
+    /// Win, draw or loss for the side to move.
+    pub fn outcome(self) -> Outcome {
+        match self.0 {
+            v if v > 0 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+
+    /// The same score seen by the other side.
+    pub fn flipped(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The result of a weak solve: who wins with perfect play, not how fast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl Outcome {
+    /// `1`, `0` or `-1`: the sign of every score with this outcome.
+    pub fn sign(self) -> i8 {
+        match self {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_messages_say_what_was_expected() {
+        assert_eq!(
+            SolverError::BoardTooLarge {
+                width: 8,
+                height: 8
+            }
+            .to_string(),
+            "the solver handles boards with width x (height + 1) <= 64, got 8x8"
+        );
+        assert_eq!(
+            SolverError::ColumnOffBoard {
+                column: 8,
+                width: 7
+            }
+            .to_string(),
+            "column 8 is off the board (columns 1-7)"
+        );
+    }
+
+    #[test]
+    fn outcomes_follow_the_sign() {
+        assert_eq!(Score::new(3).outcome(), Outcome::Win);
+        assert_eq!(Score::new(-1).outcome(), Outcome::Loss);
+        assert_eq!(Score::DRAW.outcome().sign(), 0);
+    }
+}

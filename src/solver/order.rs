@@ -1,0 +1,86 @@
+//! Move ordering for the search: a tiny stable sort of candidate moves by heuristic weight,
+//! best first; it does not decide the weights.
+
+/// The most columns a board can have (`width * (height + 1) <= 64` with height at least 1).
+const MAX_WIDTH: usize = 32;
+
+/// Candidate moves of one node, kept sorted by weight, ties in insertion order.
+pub(crate) struct MoveList {
+    cells: [u64; MAX_WIDTH],
+    keys: [u64; MAX_WIDTH],
+    columns: [u8; MAX_WIDTH],
+    weights: [u32; MAX_WIDTH],
+    len: usize,
+}
+
+impl MoveList {
+    pub(crate) fn new() -> MoveList {
+        MoveList {
+            cells: [0; MAX_WIDTH],
+            keys: [0; MAX_WIDTH],
+            columns: [0; MAX_WIDTH],
+            weights: [0; MAX_WIDTH],
+            len: 0,
+        }
+    }
+
+    /// Inserts a move behind every move of greater or equal weight.
+    #[inline]
+    pub(crate) fn push(&mut self, cell: u64, column: u32, key: u64, weight: u32) {
+        let mut i = self.len;
+        while i > 0 && self.weights[i - 1] < weight {
+            self.cells[i] = self.cells[i - 1];
+            self.keys[i] = self.keys[i - 1];
+            self.columns[i] = self.columns[i - 1];
+            self.weights[i] = self.weights[i - 1];
+            i -= 1;
+        }
+        self.cells[i] = cell;
+        self.keys[i] = key;
+        self.columns[i] = column as u8;
+        self.weights[i] = weight;
+        self.len += 1;
+    }
+
+    /// The moves, best first, as `(cell, column, table key of the child)`.
+    #[inline]
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, u32, u64)> + '_ {
+        (0..self.len).map(|i| (self.cells[i], u32::from(self.columns[i]), self.keys[i]))
+    }
+}
+
+/// The `index`-th column to try on a board `width` wide: the centre first, then alternating
+/// outwards, because central stones take part in more lines.
+#[inline]
+pub(crate) fn centre_out(width: u32, index: u32) -> u32 {
+    let half = width / 2;
+    let step = index.div_ceil(2);
+    if index % 2 == 1 {
+        half - step
+    } else {
+        half + step
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heavier_moves_come_first_and_ties_keep_their_order() {
+        let mut list = MoveList::new();
+        list.push(1, 3, 0, 2);
+        list.push(2, 2, 0, 5);
+        list.push(4, 4, 0, 2);
+        let columns: Vec<u32> = list.iter().map(|(_, c, _)| c).collect();
+        assert_eq!(columns, [2, 3, 4]);
+    }
+
+    #[test]
+    fn columns_start_in_the_centre() {
+        let order: Vec<u32> = (0..7).map(|i| centre_out(7, i)).collect();
+        assert_eq!(order, [3, 2, 4, 1, 5, 0, 6]);
+        let order: Vec<u32> = (0..4).map(|i| centre_out(4, i)).collect();
+        assert_eq!(order, [2, 1, 3, 0]);
+    }
+}

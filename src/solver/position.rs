@@ -1,0 +1,424 @@
+//! The solver's bitboard [`Position`]: two players, connect four, any board with
+//! `width * (height + 1) <= 64`; owns move generation and win detection, nothing about search.
+
+use super::SolverError;
+
+/// The number of stones in a row that wins.
+const CONNECT: u32 = 4;
+
+/// A Connect Four position for the solver, as two 64-bit masks.
+///
+/// Bit layout, column-major, one spare "sentinel" bit on top of every column (here 7x6; bit
+/// index = `column * (height + 1) + row`, row 0 at the bottom):
+///
+/// ```text
+///   .  .  .  .  .  .  .     <- sentinel row, never set in `current` or `mask`
+///   5 12 19 26 33 40 47
+///   4 11 18 25 32 39 46
+///   3 10 17 24 31 38 45
+///   2  9 16 23 30 37 44
+///   1  8 15 22 29 36 43
+///   0  7 14 21 28 35 42     <- row 0, the bottom
+///   c0 c1 c2 c3 c4 c5 c6
+/// ```
+///
+/// The sentinel row keeps the shifts used for win detection from wrapping from the top of one
+/// column into the bottom of the next, and makes `current + mask` (the [`key`](Self::key)) unique:
+/// adding a column's bits never carries past its sentinel.
+///
+/// `current` holds the stones of the side to move, `mask` every stone. The position is never
+/// finished: playing a winning move is the caller's business to detect first with
+/// [`is_winning_move`](Self::is_winning_move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    current: u64,
+    mask: u64,
+    moves: u32,
+    geometry: Geometry,
+}
+
+/// The board size and the masks derived from it, shared by every position of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Geometry {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    /// One bit at the bottom of every column.
+    pub(crate) bottom: u64,
+    /// Every playable cell (sentinels excluded).
+    pub(crate) board: u64,
+    /// Whether lines other than vertical ones fit on the board; also keeps the horizontal and
+    /// diagonal shifts below 64 on tall, narrow boards.
+    pub(crate) has_rows: bool,
+}
+
+impl Geometry {
+    fn new(width: u32, height: u32) -> Result<Geometry, SolverError> {
+        if width == 0 || height == 0 || width * (height + 1) > 64 {
+            return Err(SolverError::BoardTooLarge { width, height });
+        }
+        let bottom = (0..width).fold(0u64, |acc, c| acc | 1 << (c * (height + 1)));
+        Ok(Geometry {
+            width,
+            height,
+            bottom,
+            board: bottom * ((1u64 << height) - 1),
+            has_rows: width >= CONNECT,
+        })
+    }
+
+    /// The number of cells on the board.
+    pub(crate) fn area(&self) -> u32 {
+        self.width * self.height
+    }
+
+    fn column_mask(&self, column: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (column * (self.height + 1))
+    }
+
+    fn top_cell(&self, column: u32) -> u64 {
+        1u64 << (self.height - 1 + column * (self.height + 1))
+    }
+
+    /// The key of the left-right mirror image of the position whose key is `key`.
+    pub(crate) fn mirror_key(&self, key: u64) -> u64 {
+        let stride = self.height + 1;
+        let column_bits = (1u64 << stride) - 1;
+        let mut mirrored = 0;
+        for c in 0..self.width {
+            let bits = (key >> (c * stride)) & column_bits;
+            mirrored |= bits << ((self.width - 1 - c) * stride);
+        }
+        mirrored
+    }
+
+    /// Every empty cell that would complete a line of four for the owner of `stones`.
+    pub(crate) fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        let p = stones;
+        // Vertical: only the cell right above three stones.
+        let mut r = (p << 1) & (p << 2) & (p << 3);
+        if self.has_rows {
+            for shift in [self.height + 1, self.height, self.height + 2] {
+                let pair = (p << shift) & (p << (2 * shift));
+                r |= pair & (p << (3 * shift));
+                r |= pair & (p >> shift);
+                let pair = (p >> shift) & (p >> (2 * shift));
+                r |= pair & (p << shift);
+                r |= pair & (p >> (3 * shift));
+            }
+        }
+        r & (self.board ^ mask)
+    }
+}
+
+impl Position {
+    /// The empty board, `width` columns by `height` rows.
+    ///
+    /// # Errors
+    /// [`SolverError::BoardTooLarge`] unless `width * (height + 1) <= 64` and both are non-zero.
+    pub fn new(width: u32, height: u32) -> Result<Position, SolverError> {
+        Ok(Position {
+            current: 0,
+            mask: 0,
+            moves: 0,
+            geometry: Geometry::new(width, height)?,
+        })
+    }
+
+    /// The position reached by playing `columns` (0-based) from the empty board.
+    ///
+    /// # Errors
+    /// The board does not fit, or a column is off the board, full, or played after the game was
+    /// already won; the error names the 1-based move number.
+    pub fn from_moves(width: u32, height: u32, columns: &[u8]) -> Result<Position, SolverError> {
+        let mut position = Position::new(width, height)?;
+        for (index, &column) in columns.iter().enumerate() {
+            position
+                .play_column(u32::from(column))
+                .map_err(|error| SolverError::InvalidMove {
+                    move_number: index + 1,
+                    reason: Box::new(error),
+                })?;
+        }
+        Ok(position)
+    }
+
+    /// A position from raw stone masks, as the rules layer holds them.
+    ///
+    /// `current` are the stones of the side to move, `opponent` the other side's; bit index is
+    /// `column * (height + 1) + row` with row 0 at the bottom (see the diagram on [`Position`]).
+    /// Every column must be filled from the bottom without gaps, sentinel bits clear, the stone
+    /// counts must fit the side to move (the side to move has as many stones as the other side,
+    /// or one fewer), and neither side may already have four in a row.
+    ///
+    /// # Errors
+    /// [`SolverError::BoardTooLarge`] or [`SolverError::InvalidStones`] saying which rule failed.
+    pub fn from_stones(
+        width: u32,
+        height: u32,
+        current: u64,
+        opponent: u64,
+    ) -> Result<Position, SolverError> {
+        let geometry = Geometry::new(width, height)?;
+        let invalid = |reason: &'static str| Err(SolverError::InvalidStones { reason });
+        if current & opponent != 0 {
+            return invalid("a cell holds stones of both sides");
+        }
+        let mask = current | opponent;
+        if mask & !geometry.board != 0 {
+            return invalid("a stone lies outside the board");
+        }
+        // A column without gaps is a run of ones from its bottom bit: adding the bottom bit
+        // carries through the whole run and leaves exactly one bit.
+        for c in 0..width {
+            let column = mask & geometry.column_mask(c);
+            let filled = column + (1u64 << (c * (height + 1)));
+            if filled & (filled - 1) != 0 {
+                return invalid("a column has a gap under a stone");
+            }
+        }
+        let (mine, theirs) = (current.count_ones(), opponent.count_ones());
+        if mine != theirs && mine + 1 != theirs {
+            return invalid(
+                "the side to move must have as many stones as the other side or one fewer",
+            );
+        }
+        if has_four(&geometry, current) || has_four(&geometry, opponent) {
+            return invalid("the game is already won");
+        }
+        Ok(Position {
+            current,
+            mask,
+            moves: mine + theirs,
+            geometry,
+        })
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> u32 {
+        self.geometry.width
+    }
+
+    /// The number of rows.
+    pub fn height(&self) -> u32 {
+        self.geometry.height
+    }
+
+    pub(crate) fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The number of stones on the board.
+    pub fn moves_played(&self) -> u32 {
+        self.moves
+    }
+
+    /// Whether every cell is filled.
+    pub fn is_full(&self) -> bool {
+        self.moves == self.geometry.area()
+    }
+
+    /// Whether `column` (0-based) is on the board and not full.
+    pub fn can_play(&self, column: u32) -> bool {
+        column < self.geometry.width && self.mask & self.geometry.top_cell(column) == 0
+    }
+
+    /// Whether playing `column` (0-based, playable) makes four in a row for the side to move.
+    pub fn is_winning_move(&self, column: u32) -> bool {
+        self.can_play(column)
+            && self.winning_cells(self.current)
+                & self.possible()
+                & self.geometry.column_mask(column)
+                != 0
+    }
+
+    /// Whether the side to move has a winning move.
+    pub fn can_win_next(&self) -> bool {
+        self.winning_cells(self.current) & self.possible() != 0
+    }
+
+    /// Plays `column` (0-based) for the side to move.
+    ///
+    /// # Errors
+    /// The column is off the board or full, or the game is already over (a side has won, or the
+    /// board is full). A move that wins is allowed; the position is finished afterwards and
+    /// refuses further moves.
+    pub fn play_column(&mut self, column: u32) -> Result<(), SolverError> {
+        if column >= self.geometry.width {
+            return Err(SolverError::ColumnOffBoard {
+                column: column + 1,
+                width: self.geometry.width,
+            });
+        }
+        if !self.can_play(column) {
+            return Err(SolverError::ColumnFull { column: column + 1 });
+        }
+        if self.is_won() {
+            return Err(SolverError::GameOver);
+        }
+        self.play_unchecked(self.possible() & self.geometry.column_mask(column));
+        Ok(())
+    }
+
+    /// Whether the side that just moved has four in a row.
+    pub fn is_won(&self) -> bool {
+        has_four(&self.geometry, self.current ^ self.mask)
+    }
+
+    /// Plays the stone `cell` for the side to move.
+    ///
+    /// Invariant: `cell` is a single bit of [`possible`](Self::possible) (the lowest empty cell
+    /// of a column) and the game is not over. Nothing is checked: breaking the invariant leaves a
+    /// position that means nothing.
+    #[inline]
+    pub fn play_unchecked(&mut self, cell: u64) {
+        self.current ^= self.mask;
+        self.mask |= cell;
+        self.moves += 1;
+    }
+
+    /// The unique key of the position: `current + mask`, below `2^(width * (height + 1))`.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    /// The lowest empty cell of every column that is not full.
+    #[inline]
+    pub fn possible(&self) -> u64 {
+        (self.mask + self.geometry.bottom) & self.geometry.board
+    }
+
+    #[inline]
+    pub(crate) fn winning_cells(&self, stones: u64) -> u64 {
+        self.geometry.winning_cells(stones, self.mask)
+    }
+
+    /// The cells where the opponent would complete four.
+    #[inline]
+    pub(crate) fn opponent_winning_cells(&self) -> u64 {
+        self.winning_cells(self.current ^ self.mask)
+    }
+
+    /// The playable cells that do not let the opponent win at once, assuming the side to move
+    /// cannot win at once: the forced block if there is one, nothing if two blocks are needed,
+    /// and never the cell under an opponent's winning cell.
+    #[inline]
+    pub(crate) fn non_losing_moves(&self) -> u64 {
+        let mut possible = self.possible();
+        let threats = self.opponent_winning_cells();
+        let forced = possible & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(threats >> 1)
+    }
+
+    /// How many winning cells the side to move would own after playing `cell`; the move
+    /// ordering heuristic.
+    #[inline]
+    pub(crate) fn threats_after(&self, cell: u64) -> u32 {
+        self.geometry
+            .winning_cells(self.current | cell, self.mask | cell)
+            .count_ones()
+    }
+
+    /// The key of the position after playing `cell`.
+    #[inline]
+    pub(crate) fn key_after(&self, cell: u64) -> u64 {
+        (self.current ^ self.mask) + (self.mask | cell)
+    }
+
+    /// The cell a move in `column` would fill, if the column has room.
+    #[inline]
+    pub(crate) fn cell_in(&self, column: u32) -> u64 {
+        self.possible() & self.geometry.column_mask(column)
+    }
+}
+
+fn has_four(geometry: &Geometry, stones: u64) -> bool {
+    let mut shifts = vec![1];
+    if geometry.has_rows {
+        shifts.extend([geometry.height + 1, geometry.height, geometry.height + 2]);
+    }
+    shifts.into_iter().any(|s| {
+        let pair = stones & (stones >> s);
+        pair & (pair >> (2 * s)) != 0
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(moves: &str) -> Position {
+        let columns: Vec<u8> = moves.bytes().map(|b| b - b'1').collect();
+        Position::from_moves(7, 6, &columns).unwrap()
+    }
+
+    #[test]
+    fn boards_that_do_not_fit_are_refused() {
+        assert!(Position::new(8, 8).is_err());
+        assert!(Position::new(0, 6).is_err());
+        for (w, h) in [
+            (7, 6),
+            (6, 7),
+            (8, 7),
+            (9, 6),
+            (5, 4),
+            (4, 4),
+            (1, 63),
+            (32, 1),
+        ] {
+            assert!(Position::new(w, h).is_ok(), "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn vertical_horizontal_and_diagonal_wins_are_seen() {
+        assert!(pos("121212").is_winning_move(0));
+        assert!(pos("112233").is_winning_move(3));
+        assert!(!pos("112233").is_winning_move(4));
+        // Rising diagonal 1-2-3-4 for the first player.
+        let p = pos("1223343446");
+        assert!(p.is_winning_move(3));
+    }
+
+    #[test]
+    fn full_columns_and_finished_games_refuse_moves() {
+        let mut p = pos("111111");
+        assert_eq!(p.play_column(0), Err(SolverError::ColumnFull { column: 1 }));
+        assert_eq!(
+            p.play_column(7),
+            Err(SolverError::ColumnOffBoard {
+                column: 8,
+                width: 7
+            })
+        );
+        let mut won = pos("1212121");
+        assert!(won.is_won());
+        assert_eq!(won.play_column(3), Err(SolverError::GameOver));
+    }
+
+    #[test]
+    fn from_stones_matches_from_moves_and_checks_its_input() {
+        let p = pos("4453");
+        let opponent = p.current ^ p.mask;
+        assert_eq!(Position::from_stones(7, 6, p.current, opponent), Ok(p));
+        assert!(Position::from_stones(7, 6, 0b100, 0).is_err(), "gap");
+        assert!(Position::from_stones(7, 6, 0b1, 0b1).is_err(), "overlap");
+        assert!(
+            Position::from_stones(7, 6, 0b11, 0).is_err(),
+            "stone counts"
+        );
+    }
+
+    #[test]
+    fn mirror_key_flips_columns() {
+        let a = pos("1123");
+        let b = pos("7765");
+        assert_eq!(a.geometry().mirror_key(a.key()), b.key());
+    }
+}

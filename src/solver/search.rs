@@ -1,0 +1,445 @@
+//! The [`Solver`]: null-window negamax with alpha-beta over [`Position`]s, a transposition table
+//! of bounds, and the limits that let a caller stop a search; owns no board rules of its own.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::order::{centre_out, MoveList};
+use super::table::{Bounds, Table};
+use super::{Outcome, Position, Score, SolverError};
+
+/// The default table: 2^24 entries, 128 MiB.
+pub const DEFAULT_TABLE_BITS: u32 = 24;
+
+/// How many nodes pass between two looks at the limits; small enough to stop within about a
+/// millisecond, large enough to cost nothing.
+const CHECK_INTERVAL: u64 = 4096;
+
+/// Enhanced transposition cutoffs (probing every child for a refutation before searching any)
+/// are tried only with more than this many empty cells: near the leaves the probes cost more
+/// than the searches they save.
+const ETC_MIN_EMPTY: i32 = 12;
+
+/// Positions with at most this many empty cells go to the small near-leaf table.
+const NEAR_LEAF_EMPTY: i32 = 12;
+
+/// The near-leaf table: 2^18 entries, 2 MiB.
+const NEAR_LEAF_BITS: u32 = 18;
+
+/// Bounds on one search. The default has none: the search runs to the exact score.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop soon after this flag becomes true (checked every few thousand nodes).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop soon after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Limits {
+    fn is_unbounded(&self) -> bool {
+        self.max_nodes.is_none() && self.stop.is_none() && self.deadline.is_none()
+    }
+}
+
+/// An exact Connect Four solver with its own transposition table.
+///
+/// The table survives between calls (so analysing the children of a solved position is cheap)
+/// until [`reset`](Self::reset).
+pub struct Solver {
+    /// Positions with more than [`NEAR_LEAF_EMPTY`] empty cells: few, costly to search again.
+    table: Table,
+    /// Positions near the leaves: very many, cheap, short-lived; a small table that stays in
+    /// cache saves a memory miss on most nodes.
+    near_leaf: Table,
+    nodes: u64,
+    limits: Limits,
+    limits_start: u64,
+    next_check: u64,
+    interrupted: bool,
+    /// Whether table keys are folded with their mirror image (set per search).
+    mirror: bool,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with the default table ([`DEFAULT_TABLE_BITS`]).
+    pub fn new() -> Solver {
+        Solver::with_table_bits(DEFAULT_TABLE_BITS)
+    }
+
+    /// A solver whose table holds about `2^bits` entries of 8 bytes (clamped to 18..=36).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver {
+            table: Table::with_bits(bits),
+            near_leaf: Table::with_bits(NEAR_LEAF_BITS),
+            nodes: 0,
+            limits: Limits::default(),
+            limits_start: 0,
+            next_check: u64::MAX,
+            interrupted: false,
+            mirror: true,
+        }
+    }
+
+    /// The table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes() + self.near_leaf.bytes()
+    }
+
+    /// Positions searched since the last [`reset`](Self::reset).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Empties the table and zeroes the node counter.
+    pub fn reset(&mut self) {
+        self.table.clear();
+        self.near_leaf.clear();
+        self.nodes = 0;
+    }
+
+    /// The exact score of `position`.
+    pub fn solve(&mut self, position: &Position) -> Score {
+        self.solve_within(position, &Limits::default())
+            .expect("a search without limits always finishes")
+    }
+
+    /// The exact score of `position`, unless `limits` stop the search first.
+    ///
+    /// # Errors
+    /// [`SolverError::Interrupted`] with the bounds proven so far.
+    pub fn solve_within(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+    ) -> Result<Score, SolverError> {
+        let (mut lower, mut upper) = match terminal_score(position) {
+            Some(score) => return Ok(Score::new(score as i8)),
+            None => root_bounds(position),
+        };
+        self.arm(limits);
+        while lower < upper {
+            // Probe close to zero first: most positions are near a draw, and a window near
+            // zero proves the sign, which narrows the rest fastest.
+            let mut middle = lower + (upper - lower) / 2;
+            if middle <= 0 && lower / 2 < middle {
+                middle = lower / 2;
+            } else if middle >= 0 && upper / 2 > middle {
+                middle = upper / 2;
+            }
+            let result = self.negamax(position, middle, middle + 1);
+            if self.interrupted {
+                return Err(SolverError::Interrupted {
+                    lower: Score::new(lower as i8),
+                    upper: Score::new(upper as i8),
+                });
+            }
+            if result <= middle {
+                upper = result;
+            } else {
+                lower = result;
+            }
+        }
+        Ok(Score::new(lower as i8))
+    }
+
+    /// Who wins `position` with perfect play; faster than [`solve`](Self::solve).
+    pub fn solve_weak(&mut self, position: &Position) -> Outcome {
+        self.solve_weak_within(position, &Limits::default())
+            .expect("a search without limits always finishes")
+    }
+
+    /// Who wins `position`, unless `limits` stop the search first.
+    ///
+    /// # Errors
+    /// [`SolverError::Interrupted`] with the bounds proven so far (the full range: a weak search
+    /// is a single probe).
+    pub fn solve_weak_within(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+    ) -> Result<Outcome, SolverError> {
+        if let Some(score) = terminal_score(position) {
+            return Ok(Score::new(score as i8).outcome());
+        }
+        let (lower, upper) = root_bounds(position);
+        self.arm(limits);
+        let result = self.negamax(position, -1, 1);
+        if self.interrupted {
+            return Err(SolverError::Interrupted {
+                lower: Score::new(lower as i8),
+                upper: Score::new(upper as i8),
+            });
+        }
+        Ok(Score::new(result.signum() as i8).outcome())
+    }
+
+    /// The exact score of every column for the side to move, after playing it (`None` where the
+    /// column is full or the game is over).
+    pub fn analyze(&mut self, position: &Position) -> Vec<Option<Score>> {
+        self.analyze_within(position, &Limits::default())
+            .expect("a search without limits always finishes")
+    }
+
+    /// [`analyze`](Self::analyze), unless `limits` stop the search first; the limits apply to
+    /// the whole analysis.
+    ///
+    /// # Errors
+    /// [`SolverError::Interrupted`] with the bounds of the column being solved when it stopped.
+    pub fn analyze_within(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+    ) -> Result<Vec<Option<Score>>, SolverError> {
+        let finished = position.is_won() || position.is_full();
+        let area = position.geometry().area() as i32;
+        let moves = position.moves_played() as i32;
+        let mut scores = Vec::with_capacity(position.width() as usize);
+        let start = self.nodes;
+        for column in 0..position.width() {
+            if finished || !position.can_play(column) {
+                scores.push(None);
+            } else if position.is_winning_move(column) {
+                scores.push(Some(Score::new(((area + 1 - moves) / 2) as i8)));
+            } else {
+                let mut child = *position;
+                child.play_unchecked(position.cell_in(column));
+                let shared = Limits {
+                    max_nodes: limits
+                        .max_nodes
+                        .map(|n| n.saturating_sub(self.nodes - start)),
+                    ..limits.clone()
+                };
+                let score = self.solve_within(&child, &shared).map_err(|e| match e {
+                    SolverError::Interrupted { lower, upper } => SolverError::Interrupted {
+                        lower: upper.flipped(),
+                        upper: lower.flipped(),
+                    },
+                    other => other,
+                })?;
+                scores.push(Some(score.flipped()));
+            }
+        }
+        Ok(scores)
+    }
+
+    /// The columns (0-based) that reach the best score, left to right; empty if the game is over.
+    pub fn best_columns(&mut self, position: &Position) -> Vec<u32> {
+        let scores = self.analyze(position);
+        let best = scores.iter().flatten().max().copied();
+        (0..position.width())
+            .filter(|&c| best.is_some() && scores[c as usize] == best)
+            .collect()
+    }
+
+    fn arm(&mut self, limits: &Limits) {
+        self.interrupted = false;
+        self.limits = limits.clone();
+        self.limits_start = self.nodes;
+        self.next_check = if limits.is_unbounded() {
+            u64::MAX
+        } else {
+            self.nodes + CHECK_INTERVAL
+        };
+    }
+
+    /// Whether a limit has been reached; sets `interrupted` if so.
+    #[cold]
+    fn check_limits(&mut self) -> bool {
+        self.next_check = self.nodes + CHECK_INTERVAL;
+        let limits = &self.limits;
+        self.interrupted = limits
+            .max_nodes
+            .is_some_and(|n| self.nodes - self.limits_start >= n)
+            || limits
+                .stop
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || limits.deadline.is_some_and(|d| Instant::now() >= d);
+        self.interrupted
+    }
+
+    /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
+    /// on the same side of the window (at most `alpha`, or at least `beta`).
+    ///
+    /// Requires that the side to move cannot win at once (every caller checks that first, and
+    /// children are only ever reached through moves that do not allow an immediate win).
+    fn negamax(&mut self, position: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_check && self.check_limits() {
+            return 0;
+        }
+        let geometry = *position.geometry();
+        let area = geometry.area() as i32;
+        let moves = position.moves_played() as i32;
+
+        let candidates = position.non_losing_moves();
+        if candidates == 0 {
+            // Every move lets the opponent complete four with its next stone.
+            return -(area - moves) / 2;
+        }
+        if moves >= area - 2 {
+            return 0;
+        }
+        // The opponent cannot win with its next stone, and we cannot win with this one.
+        let mut lower = -(area - 2 - moves) / 2;
+        let mut upper = (area - 1 - moves) / 2;
+
+        let (table_key, flipped) = self.table_key(&geometry, position.key());
+        let orient = |column: u32| {
+            if flipped {
+                geometry.width - 1 - column
+            } else {
+                column
+            }
+        };
+        let mut hint = None;
+        let empty = area - moves;
+        if let Some(known) = self.table_for(empty).probe(table_key) {
+            lower = lower.max(known.lower);
+            upper = upper.min(known.upper);
+            hint = known.best.map(orient);
+        }
+        if lower >= beta {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        if lower == upper {
+            return lower;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        let alpha_in = alpha;
+
+        let mut list = MoveList::new();
+        for i in 0..geometry.width {
+            let column = centre_out(geometry.width, i);
+            let cell = candidates & position.cell_in(column);
+            if cell != 0 {
+                let child_key = self.table_key(&geometry, position.key_after(cell)).0;
+                self.table_for(empty - 1).prefetch(child_key);
+                let weight = if hint == Some(column) {
+                    u32::MAX
+                } else {
+                    position.threats_after(cell)
+                };
+                list.push(cell, column, child_key, weight);
+            }
+        }
+        if area - moves > ETC_MIN_EMPTY {
+            for (_, column, child_key) in list.iter() {
+                if let Some(child) = self.table_for(empty - 1).probe(child_key) {
+                    if -child.upper >= beta {
+                        let bounds = Bounds {
+                            lower: -child.upper,
+                            upper,
+                            best: Some(orient(column)),
+                        };
+                        self.table_for(empty).store(table_key, bounds, 0);
+                        return -child.upper;
+                    }
+                }
+            }
+        }
+
+        let nodes_in = self.nodes;
+        let mut best_score = i32::MIN;
+        let mut best_column = None;
+        for (cell, column, _) in list.iter() {
+            let mut child = *position;
+            child.play_unchecked(cell);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.interrupted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_column = Some(column);
+            }
+            if score >= beta {
+                break;
+            }
+            alpha = alpha.max(score);
+        }
+
+        let bounds = if best_score >= beta {
+            Bounds {
+                lower: best_score,
+                upper,
+                best: best_column.map(orient),
+            }
+        } else if best_score > alpha_in {
+            Bounds {
+                lower: best_score,
+                upper: best_score,
+                best: best_column.map(orient),
+            }
+        } else {
+            Bounds {
+                lower,
+                upper: best_score,
+                best: None,
+            }
+        };
+        let work = 64 - (self.nodes - nodes_in).leading_zeros();
+        self.table_for(empty).store(table_key, bounds, work);
+        best_score
+    }
+}
+
+impl Solver {
+    /// The table for positions with `empty` empty cells.
+    #[inline]
+    fn table_for(&mut self, empty: i32) -> &mut Table {
+        if empty <= NEAR_LEAF_EMPTY {
+            &mut self.near_leaf
+        } else {
+            &mut self.table
+        }
+    }
+
+    /// The key under which `key`'s position is stored, and whether it is the mirror image.
+    #[inline]
+    fn table_key(&self, geometry: &super::position::Geometry, key: u64) -> (u64, bool) {
+        if self.mirror {
+            let mirrored = geometry.mirror_key(key);
+            if mirrored < key {
+                return (mirrored, true);
+            }
+        }
+        (key, false)
+    }
+}
+
+/// The score of a position without search: finished, or won with the next stone.
+fn terminal_score(position: &Position) -> Option<i32> {
+    let area = position.geometry().area() as i32;
+    let moves = position.moves_played() as i32;
+    if position.is_won() {
+        // The side that just moved won with its `ceil(moves / 2)`-th stone.
+        Some(-(area / 2 + 1 - (moves + 1) / 2))
+    } else if position.is_full() {
+        Some(0)
+    } else if position.can_win_next() {
+        Some((area + 1 - moves) / 2)
+    } else {
+        None
+    }
+}
+
+/// The widest score range of a position the side to move cannot win at once.
+fn root_bounds(position: &Position) -> (i32, i32) {
+    let area = position.geometry().area() as i32;
+    let moves = position.moves_played() as i32;
+    (-(area - moves) / 2, (area + 1 - moves) / 2)
+}
