@@ -3,12 +3,102 @@
 //! No I/O; randomness comes from a seeded [`Rng`] so that games replay exactly.
 
 pub mod lookahead;
+pub mod perfect;
 mod rng;
 
 pub use rng::Rng;
 
 use crate::rules::{Column, Game};
+use crate::solver::{Limits, Score, Solver};
 use lookahead::{column_values, Evaluation, WIN};
+use perfect::{column_scores, nearest_centre, PerfectError};
+
+/// How deep the heuristic search looks (in moves of all players) where the solver cannot play:
+/// games of more than two players, other connect lengths, larger boards, or an interrupted solve.
+pub const HEURISTIC_PLIES: u32 = 5;
+
+/// How the computer chooses a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Uniformly among the legal columns (S2).
+    Random,
+    /// Look `plies` moves ahead, telling only wins from losses, ties broken by `tie_break` (S4).
+    Lookahead { plies: u32, tie_break: TieBreak },
+    /// The exact solver where it can play: fastest win, slowest loss, and among equals the
+    /// column nearest the centre. Elsewhere, the heuristic search (see [`HEURISTIC_PLIES`]).
+    Perfect,
+}
+
+/// A chosen move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    /// The column to play.
+    pub column: Column,
+    /// Whether the choice is backed by a complete search: an exact score, or a look-ahead that
+    /// saw a forced result.
+    pub proven: bool,
+    /// The exact score of the move, when the solver found it.
+    pub score: Option<Score>,
+}
+
+/// Chooses a move for the side to move at `level`; `None` when the game is over. `solver` is
+/// used by [`Level::Perfect`] on games it covers, within `limits`; without it, or when the
+/// limits cut the search short, the heuristic search decides and the choice is not proven.
+pub fn choose(
+    game: &Game,
+    level: Level,
+    solver: Option<&mut Solver>,
+    rng: &mut Rng,
+    limits: &Limits,
+) -> Option<Choice> {
+    let unproven = |column| Choice {
+        column,
+        proven: false,
+        score: None,
+    };
+    let heuristic = |rng: &mut Rng| {
+        lookahead_move(
+            game,
+            HEURISTIC_PLIES,
+            Evaluation::Windows,
+            TieBreak::Left,
+            rng,
+        )
+        .map(|m| Choice {
+            column: m.column,
+            proven: m.proven,
+            score: None,
+        })
+    };
+    match level {
+        Level::Random => random_move(game, rng).map(unproven),
+        Level::Lookahead { plies, tie_break } => {
+            lookahead_move(game, plies, Evaluation::Plain, tie_break, rng).map(|m| Choice {
+                column: m.column,
+                proven: m.proven,
+                score: None,
+            })
+        }
+        Level::Perfect => {
+            let Some(solver) = solver else {
+                return heuristic(rng);
+            };
+            match column_scores(game, solver, limits) {
+                Ok(scores) => {
+                    let best = best_of(&scores);
+                    let column = nearest_centre(&best, game.variant().width());
+                    Some(Choice {
+                        column,
+                        proven: true,
+                        score: scores[column.index()],
+                    })
+                }
+                Err(PerfectError::GameOver(_)) => None,
+                Err(_) => heuristic(rng),
+            }
+        }
+    }
+}
 
 /// How to choose among columns that search values equally (S4's rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +215,48 @@ mod tests {
             lookahead_move(&g, 3, Evaluation::Plain, TieBreak::Right, &mut Rng::new(0)).unwrap();
         assert_eq!(m.column.number(), 1);
         assert!(m.proven);
+    }
+
+    #[test]
+    fn perfect_play_wins_fastest_and_falls_back_when_stopped() {
+        let g = game_after(&[4, 1, 5, 1, 6, 2]);
+        let mut solver = Solver::with_table_bits(16);
+        let mut rng = Rng::new(0);
+        let c = choose(
+            &g,
+            Level::Perfect,
+            Some(&mut solver),
+            &mut rng,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert!(c.proven);
+        assert!([3, 7].contains(&c.column.number()));
+        assert_eq!(c.score.map(|s| s.value()), Some(18));
+        let stopped = Limits {
+            max_nodes: Some(0),
+            ..Limits::default()
+        };
+        let empty = game_after(&[]);
+        let c = choose(
+            &empty,
+            Level::Perfect,
+            Some(&mut solver),
+            &mut rng,
+            &stopped,
+        )
+        .unwrap();
+        assert!(!c.proven);
+        let v = Variant::new(7, 6, 4, Variant::default_tokens(3).unwrap(), true).unwrap();
+        let c = choose(
+            &Game::new(v),
+            Level::Perfect,
+            Some(&mut solver),
+            &mut rng,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert!(!c.proven);
     }
 
     #[test]

@@ -1,0 +1,211 @@
+//! Perfect play on the exact solver: which games it covers, the bridge from a rules [`Game`] to
+//! the solver's bitboard, exact column scores, and the words for a score.
+
+use thiserror::Error;
+
+use crate::rules::{Column, Game, Outcome, Player};
+use crate::solver::{Limits, Position, Score, Solver, SolverError};
+
+/// The only connect length the solver plays.
+pub const SOLVER_CONNECT: usize = 4;
+
+/// Why a game cannot be solved exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PerfectError {
+    /// More than two players.
+    #[error("the solver plays two-player games; this game has {0} players")]
+    Players(usize),
+    /// A connect length other than four.
+    #[error("the solver plays connect 4; this game is connect {0}")]
+    Connect(usize),
+    /// A board the 64-bit layout cannot hold.
+    #[error("the solver handles boards with width x (height + 1) <= 64; this board is {0}x{1}")]
+    Board(usize, usize),
+    /// Nothing to solve.
+    #[error("the game is over ({0}); there is nothing to solve")]
+    GameOver(String),
+    /// A bounded search ran out of nodes or time, or was stopped.
+    #[error(
+        "the search stopped before it found the exact score (it lies between {lower} and {upper})"
+    )]
+    Interrupted { lower: Score, upper: Score },
+    /// Anything else the solver refused.
+    #[error("{0}")]
+    Solver(SolverError),
+}
+
+impl From<SolverError> for PerfectError {
+    fn from(e: SolverError) -> Self {
+        match e {
+            SolverError::Interrupted { lower, upper } => PerfectError::Interrupted { lower, upper },
+            other => PerfectError::Solver(other),
+        }
+    }
+}
+
+/// The solver's position for `game`, or why the solver cannot play it.
+pub fn solver_position(game: &Game) -> Result<Position, PerfectError> {
+    let v = game.variant();
+    if v.players() != 2 {
+        return Err(PerfectError::Players(v.players()));
+    }
+    if v.connect() != SOLVER_CONNECT {
+        return Err(PerfectError::Connect(v.connect()));
+    }
+    if v.width() * (v.height() + 1) > 64 {
+        return Err(PerfectError::Board(v.width(), v.height()));
+    }
+    if game.outcome() != Outcome::InProgress {
+        return Err(PerfectError::GameOver(game.outcome_summary()));
+    }
+    let board = game.board();
+    let (mut current, mut opponent) = (0u64, 0u64);
+    for column in 0..v.width() {
+        for row in 0..v.height() {
+            let bit = 1u64 << (column * (v.height() + 1) + row);
+            match board.at(row, column) {
+                Some(p) if p == game.to_move() => current |= bit,
+                Some(_) => opponent |= bit,
+                None => {}
+            }
+        }
+    }
+    Ok(Position::from_stones(
+        v.width() as u32,
+        v.height() as u32,
+        current,
+        opponent,
+    )?)
+}
+
+/// The exact score of `game` for the side to move.
+pub fn score(game: &Game, solver: &mut Solver, limits: &Limits) -> Result<Score, PerfectError> {
+    let position = solver_position(game)?;
+    Ok(solver.solve_within(&position, limits)?)
+}
+
+/// The exact score of every column for the side to move (`None`: the column is full).
+pub fn column_scores(
+    game: &Game,
+    solver: &mut Solver,
+    limits: &Limits,
+) -> Result<Vec<Option<Score>>, PerfectError> {
+    let position = solver_position(game)?;
+    Ok(solver.analyze_within(&position, limits)?)
+}
+
+/// Among equally good columns, the one nearest the centre (the left one of two): central
+/// stones take part in the most lines, which gives the opponent the most chances to go wrong.
+pub fn nearest_centre(columns: &[Column], width: usize) -> Column {
+    *columns
+        .iter()
+        .min_by_key(|c| (2 * c.index() as isize - (width as isize - 1)).abs())
+        .expect("at least one column")
+}
+
+/// How a score plays out, for people: who wins, with which of their stones and on which ply.
+pub fn describe(score: Score, game: &Game) -> String {
+    let v = game.variant();
+    let ply = game.ply();
+    let half = (v.cells() / 2 + 1) as i64;
+    let s = score.value() as i64;
+    let mover = game.to_move();
+    let (winner, stones_at_win, already): (Player, i64, i64) = match s {
+        0 => return "draw with perfect play".to_string(),
+        s if s > 0 => (mover, half - s, (ply / 2) as i64),
+        s => (v.next(mover), half + s, (ply - ply / 2) as i64),
+    };
+    // The mover's n-th stone from now lands on ply + 2n - 1, the opponent's on ply + 2n.
+    let more = stones_at_win - already;
+    let win_ply = if winner == mover {
+        ply as i64 + 2 * more - 1
+    } else {
+        ply as i64 + 2 * more
+    };
+    format!(
+        "{} wins with its {} stone, on ply {}",
+        v.token(winner),
+        ordinal(stones_at_win),
+        win_ply
+    )
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, ...
+fn ordinal(n: i64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn game_after(numbers: &[u64]) -> Game {
+        let mut g = Game::new(Variant::default());
+        for &n in numbers {
+            let c = g.column(n).unwrap();
+            g.play(c).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn scores_agree_with_the_bench_convention() {
+        // From ANCHORS.md: `4455` scores 18 for x, who wins with its 4th stone on ply 7.
+        let g = game_after(&[4, 4, 5, 5]);
+        let mut solver = Solver::with_table_bits(16);
+        let s = score(&g, &mut solver, &Limits::default()).unwrap();
+        assert_eq!(s.value(), 18);
+        assert_eq!(describe(s, &g), "x wins with its 4th stone, on ply 7");
+    }
+
+    #[test]
+    fn losses_are_described_from_the_winner() {
+        // x holds d1 e1 f1 with c1 and g1 open: o, to move, loses to x's 4th stone on ply 7.
+        let g = game_after(&[4, 1, 5, 1, 6]);
+        let mut solver = Solver::with_table_bits(16);
+        let s = score(&g, &mut solver, &Limits::default()).unwrap();
+        assert_eq!(s.value(), -18);
+        assert_eq!(describe(s, &g), "x wins with its 4th stone, on ply 7");
+    }
+
+    #[test]
+    fn unsupported_games_are_named() {
+        let v = Variant::new(7, 6, 4, Variant::default_tokens(3).unwrap(), true).unwrap();
+        assert_eq!(
+            solver_position(&Game::new(v)).unwrap_err(),
+            PerfectError::Players(3)
+        );
+        let v = Variant::new(7, 6, 5, Variant::default_tokens(2).unwrap(), true).unwrap();
+        assert_eq!(
+            solver_position(&Game::new(v)).unwrap_err(),
+            PerfectError::Connect(5)
+        );
+        let v = Variant::new(8, 8, 4, Variant::default_tokens(2).unwrap(), true).unwrap();
+        assert_eq!(
+            solver_position(&Game::new(v)).unwrap_err(),
+            PerfectError::Board(8, 8)
+        );
+        let g = game_after(&[1, 2, 1, 2, 1, 2, 1]);
+        assert!(matches!(
+            solver_position(&g),
+            Err(PerfectError::GameOver(_))
+        ));
+    }
+
+    #[test]
+    fn centre_first_among_equals() {
+        let cols: Vec<Column> = [0, 2, 5].iter().map(|&i| Column::from_index(i)).collect();
+        assert_eq!(nearest_centre(&cols, 7).index(), 2);
+        assert_eq!(ordinal(21), "21st");
+        assert_eq!(ordinal(12), "12th");
+        assert_eq!(ordinal(2), "2nd");
+    }
+}
