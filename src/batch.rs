@@ -17,7 +17,10 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::solver::{Position, Solver, SolverError, DEFAULT_TABLE_BITS};
+use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
+use crate::notation::play_moves;
+use crate::rules::{Game, Variant};
+use crate::solver::{Position, Solver, DEFAULT_TABLE_BITS};
 
 /// The standard board the benchmark files are written for.
 const BENCH_WIDTH: u32 = 7;
@@ -72,7 +75,7 @@ pub fn run_batch_solve(
     for line in input.lines() {
         let line = line?;
         let moves = first_field(&line);
-        match parse_moves(moves, opts.width, opts.height) {
+        match position_of(moves, opts.width, opts.height) {
             Err(error) => writeln!(out, "{moves} error: {error}")?,
             Ok(position) => match opts.mode {
                 BatchMode::Score => writeln!(out, "{moves} {}", solver.solve(&position))?,
@@ -97,23 +100,22 @@ fn first_field(line: &str) -> &str {
     line.split([' ', '\t', '\r']).next().unwrap_or("")
 }
 
-/// Parses 1-based column digits into a position.
-///
-/// # Errors
-/// The board does not fit, a character is not a column digit, or a move is illegal.
-pub fn parse_moves(moves: &str, width: u32, height: u32) -> Result<Position, SolverError> {
-    let mut position = Position::new(width, height)?;
-    for (index, ch) in moves.chars().enumerate() {
-        let result = match ch.to_digit(10) {
-            Some(0) | None => Err(SolverError::NotAColumn { found: ch, width }),
-            Some(column) => position.play_column(column - 1),
-        };
-        result.map_err(|error| SolverError::InvalidMove {
-            move_number: index + 1,
-            reason: Box::new(error),
-        })?;
-    }
-    Ok(position)
+/// The solver's position after a move sequence from the empty board, in the protocol's grammar
+/// (`4453` on boards up to 9 wide); the error says which move failed and why.
+pub fn position_of(moves: &str, width: u32, height: u32) -> Result<Position, String> {
+    let tokens = Variant::default_tokens(2).map_err(|e| e.to_string())?;
+    // The early draw rule is off: a drawn-out position is still one the solver can score.
+    let variant = Variant::new(
+        width as usize,
+        height as usize,
+        SOLVER_CONNECT,
+        tokens,
+        false,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut game = Game::new(variant);
+    play_moves(&mut game, moves).map_err(|e| e.to_string())?;
+    solver_position(&game).map_err(|e| e.to_string())
 }
 
 /// Settings for [`run_bench`].
@@ -170,7 +172,8 @@ pub struct BenchReport {
 
 /// Solves the positions of benchmark files (7x6 lines `MOVES SCORE`), the table cleared before
 /// each position outside the timing, and writes one summary line per file to `out`:
-/// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`.
+/// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`. With `progress`, a line
+/// `FILE i/N` is rewritten there (with a carriage return) after each position, for terminals.
 ///
 /// # Errors
 /// A file cannot be read, or `out` fails.
@@ -178,16 +181,19 @@ pub fn run_bench(
     files: &[PathBuf],
     mut out: impl Write,
     opts: &BenchOptions,
+    mut progress: Option<&mut dyn Write>,
 ) -> io::Result<BenchReport> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
     let mut report = BenchReport::default();
     for file in files {
         let text = std::fs::read_to_string(file)?;
-        let lines = text
+        let lines: Vec<&str> = text
             .lines()
             .filter(|l| !l.trim().is_empty())
             .step_by(opts.step.max(1))
-            .take(opts.limit.unwrap_or(usize::MAX));
+            .take(opts.limit.unwrap_or(usize::MAX))
+            .collect();
+        let count = lines.len();
         let (mut total, mut max, mut nodes, mut positions) =
             (Duration::ZERO, Duration::ZERO, 0u64, 0);
         let mut mismatches = Vec::new();
@@ -195,7 +201,7 @@ pub fn run_bench(
             let mut fields = line.split_whitespace();
             let moves = fields.next().unwrap_or("");
             let expected = fields.next().and_then(|s| s.parse::<i8>().ok());
-            let Ok(position) = parse_moves(moves, BENCH_WIDTH, BENCH_HEIGHT) else {
+            let Ok(position) = position_of(moves, BENCH_WIDTH, BENCH_HEIGHT) else {
                 mismatches.push(line.to_string());
                 continue;
             };
@@ -210,6 +216,13 @@ pub fn run_bench(
             if expected != Some(score.value()) {
                 mismatches.push(format!("{line} (solved {score})"));
             }
+            if let Some(p) = progress.as_mut() {
+                write!(p, "\r{} {positions}/{count}", file.display())?;
+                p.flush()?;
+            }
+        }
+        if let Some(p) = progress.as_mut() {
+            write!(p, "\r\x1b[K")?;
         }
         let set = BenchSet {
             file: file.clone(),
@@ -255,9 +268,9 @@ mod tests {
         assert_eq!(
             out,
             "4455 18\n\
-             48 error: move 2: column 8 is off the board (columns 1-7)\n\
-             1111111 error: move 7: column 1 is full\n\
-             44x error: move 3: 'x' is not a column (columns 1-7)\n"
+             48 error: move 2 (column 8): column 8 is off the board (columns 1-7)\n\
+             1111111 error: move 7 (column 1): column 1 is full\n\
+             44x error: 'x' is not a column: expected numbers 1-7 or letters a-g\n"
         );
     }
 

@@ -1,44 +1,153 @@
-//! The `c4` command: parses the command line, runs the chosen mode on stdin/stdout, and maps
+//! The `c4` command: picks the mode from the command line, runs it on stdin/stdout, and maps
 //! the result to an exit code. A closed stdout is not an error.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, IsTerminal};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use c4::batch::{run_batch_solve, run_bench, BatchMode, BatchOptions, BenchOptions};
 use c4::protocol::{self, Exit, Options};
 
 const USAGE: &str = "usage: c4 [--strict]
+       c4 solve [--analyze | --weak]
+       c4 bench [--step N] [--limit N] [FILE...]
 
-Reads protocol commands from standard input, one per line, and writes one reply per command
-to standard output. See protocol.md for the commands.
+c4 [--strict]
+  Reads protocol commands from standard input, one per line, and writes one reply per command
+  to standard output (see protocol.md). --strict: exit with status 1 at the first failed command.
 
-  --strict    exit with status 1 at the first command that fails
-  --help      show this text
-  --version   show the version";
+c4 solve [--analyze | --weak]
+  Reads one 7x6 move sequence per line (columns 1-7 run together, e.g. 4453) and writes
+  'MOVES SCORE' per line; --weak writes 1, 0 or -1; --analyze writes the score of every column
+  ('-' for a full one). An invalid line gets 'MOVES error: REASON'.
 
-fn main() -> ExitCode {
-    let mut options = Options::default();
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "--strict" => options.strict = true,
-            "--help" | "-h" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
+c4 bench [--step N] [--limit N] [FILE...]
+  Solves benchmark files of 'MOVES SCORE' lines (default: the sets in ../shared/bench) and prints
+  per file the positions, mean and max time, mean nodes and whether every score matched.
+  --step N takes every Nth line, --limit N at most N positions per file.
+
+  --help, --version";
+
+/// The benchmark sets, easiest first, as found beside the repository.
+const BENCH_SETS: [&str; 6] = [
+    "end-easy",
+    "middle-easy",
+    "middle-medium",
+    "begin-easy",
+    "begin-medium",
+    "begin-hard",
+];
+
+/// What the command line asks for.
+enum Mode {
+    Protocol(Options),
+    Solve(BatchMode),
+    Bench(BenchOptions, Vec<PathBuf>),
+    Help,
+    Version,
+}
+
+fn parse_args(args: &[String]) -> Result<Mode, String> {
+    let number = |flag: &str, value: Option<&String>| -> Result<usize, String> {
+        value
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("{flag} needs a whole number from 1"))
+    };
+    match args.first().map(String::as_str) {
+        Some("--help" | "-h") => Ok(Mode::Help),
+        Some("--version" | "-V") => Ok(Mode::Version),
+        Some("solve") => match &args[1..] {
+            [] => Ok(Mode::Solve(BatchMode::Score)),
+            [flag] if flag == "--analyze" => Ok(Mode::Solve(BatchMode::Analyze)),
+            [flag] if flag == "--weak" => Ok(Mode::Solve(BatchMode::Weak)),
+            other => Err(format!(
+                "c4 solve takes --analyze or --weak, got '{}'",
+                other.join(" ")
+            )),
+        },
+        Some("bench") => {
+            let mut options = BenchOptions::default();
+            let mut files = Vec::new();
+            let mut rest = args[1..].iter();
+            while let Some(arg) = rest.next() {
+                match arg.as_str() {
+                    "--step" => options.step = number("--step", rest.next())?,
+                    "--limit" => options.limit = Some(number("--limit", rest.next())?),
+                    flag if flag.starts_with('-') => {
+                        return Err(format!("c4 bench has no option '{flag}'"))
+                    }
+                    file => files.push(PathBuf::from(file)),
+                }
             }
-            "--version" | "-V" => {
-                println!("c4 {}", env!("CARGO_PKG_VERSION"));
-                return ExitCode::SUCCESS;
+            if files.is_empty() {
+                files = BENCH_SETS
+                    .iter()
+                    .map(|set| PathBuf::from(format!("../shared/bench/{set}.txt")))
+                    .collect();
             }
-            other => {
-                eprintln!("c4: unknown argument '{other}'\n\n{USAGE}");
-                return ExitCode::from(2);
+            Ok(Mode::Bench(options, files))
+        }
+        _ => {
+            let mut options = Options::default();
+            for arg in args {
+                match arg.as_str() {
+                    "--strict" => options.strict = true,
+                    other => return Err(format!("unknown argument '{other}'")),
+                }
             }
+            Ok(Mode::Protocol(options))
         }
     }
-    let stdin = io::stdin().lock();
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = match parse_args(&args) {
+        Ok(mode) => mode,
+        Err(message) => {
+            eprintln!("c4: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
     let stdout = BufWriter::new(io::stdout().lock());
-    match protocol::run(stdin, stdout, options) {
-        Ok(Exit::Quit | Exit::EndOfInput) => ExitCode::SUCCESS,
-        Ok(Exit::Failed) => ExitCode::from(1),
+    let result = match mode {
+        Mode::Help => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Mode::Version => {
+            println!("c4 {}", env!("CARGO_PKG_VERSION"));
+            Ok(ExitCode::SUCCESS)
+        }
+        Mode::Protocol(options) => protocol::run(io::BufReader::new(io::stdin()), stdout, options)
+            .map(|exit| match exit {
+                Exit::Quit | Exit::EndOfInput => ExitCode::SUCCESS,
+                Exit::Failed => ExitCode::from(1),
+            }),
+        Mode::Solve(mode) => {
+            let options = BatchOptions {
+                mode,
+                ..BatchOptions::default()
+            };
+            run_batch_solve(io::stdin().lock(), stdout, &options).map(|()| ExitCode::SUCCESS)
+        }
+        Mode::Bench(options, files) => {
+            let mut stderr = io::stderr();
+            let progress = stderr
+                .is_terminal()
+                .then_some(&mut stderr as &mut dyn io::Write);
+            run_bench(&files, stdout, &options, progress).map(|report| {
+                if report.sets.iter().all(|s| s.is_exact()) {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            })
+        }
+    };
+    match result {
+        Ok(code) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("c4: {e}");

@@ -82,3 +82,35 @@ fn unknown_arguments_exit_2_with_usage_on_stderr() {
     assert!(output.stdout.is_empty());
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown argument '--bogus'"));
 }
+
+#[test]
+fn stop_ends_a_running_search_and_every_line_is_answered() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The empty board takes minutes to solve: only `stop` can end this search soon.
+    stdin.write_all(b"1 solve\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stdin.write_all(b"2 stop\n3 fen\n").unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        out.starts_with("?1 the search stopped before it found the exact score"),
+        "{out}"
+    );
+    assert!(out.ends_with("=2\n\n=3 7/7/7/7/7/7 x\n\n"), "{out}");
+}
+
+#[test]
+fn end_of_input_during_a_search_still_gets_its_reply() {
+    let (out, code) = transcript(b"position startpos moves 4455\ngo", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "= ply 4, x to move\n\n= bestmove 3 proven\n\n");
+}

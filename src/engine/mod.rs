@@ -11,7 +11,7 @@ pub use rng::Rng;
 use crate::rules::{Column, Game};
 use crate::solver::{Limits, Score, Solver};
 use lookahead::{column_values, Evaluation, WIN};
-use perfect::{column_scores, nearest_centre, PerfectError};
+use perfect::{best_column, PerfectError};
 
 /// How deep the heuristic search looks (in moves of all players) where the solver cannot play:
 /// games of more than two players, other connect lengths, larger boards, or an interrupted solve.
@@ -27,6 +27,9 @@ pub enum Level {
     /// The exact solver where it can play: fastest win, slowest loss, and among equals the
     /// column nearest the centre. Elsewhere, the heuristic search (see [`HEURISTIC_PLIES`]).
     Perfect,
+    /// Look `plies` moves ahead and judge the positions there by their open lines (the search
+    /// used where the solver cannot play); ties go to the leftmost column.
+    Heuristic { plies: u32 },
 }
 
 /// A chosen move.
@@ -56,15 +59,8 @@ pub fn choose(
         proven: false,
         score: None,
     };
-    let heuristic = |rng: &mut Rng| {
-        lookahead_move(
-            game,
-            HEURISTIC_PLIES,
-            Evaluation::Windows,
-            TieBreak::Left,
-            rng,
-        )
-        .map(|m| Choice {
+    let heuristic = |plies: u32, rng: &mut Rng| {
+        lookahead_move(game, plies, Evaluation::Windows, TieBreak::Left, rng).map(|m| Choice {
             column: m.column,
             proven: m.proven,
             score: None,
@@ -79,22 +75,19 @@ pub fn choose(
                 score: None,
             })
         }
+        Level::Heuristic { plies } => heuristic(plies, rng),
         Level::Perfect => {
             let Some(solver) = solver else {
-                return heuristic(rng);
+                return heuristic(HEURISTIC_PLIES, rng);
             };
-            match column_scores(game, solver, limits) {
-                Ok(scores) => {
-                    let best = best_of(&scores);
-                    let column = nearest_centre(&best, game.variant().width());
-                    Some(Choice {
-                        column,
-                        proven: true,
-                        score: scores[column.index()],
-                    })
-                }
+            match best_column(game, solver, limits) {
+                Ok((column, score)) => Some(Choice {
+                    column,
+                    proven: true,
+                    score: Some(score),
+                }),
                 Err(PerfectError::GameOver(_)) => None,
-                Err(_) => heuristic(rng),
+                Err(_) => heuristic(HEURISTIC_PLIES, rng),
             }
         }
     }

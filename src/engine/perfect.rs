@@ -94,13 +94,66 @@ pub fn column_scores(
     Ok(solver.analyze_within(&position, limits)?)
 }
 
-/// Among equally good columns, the one nearest the centre (the left one of two): central
-/// stones take part in the most lines, which gives the opponent the most chances to go wrong.
-pub fn nearest_centre(columns: &[Column], width: usize) -> Column {
-    *columns
-        .iter()
-        .min_by_key(|c| (2 * c.index() as isize - (width as isize - 1)).abs())
-        .expect("at least one column")
+/// The exact score for the side to move and every column that keeps it, left to right.
+pub fn best_columns(
+    game: &Game,
+    solver: &mut Solver,
+    limits: &Limits,
+) -> Result<(Score, Vec<Column>), PerfectError> {
+    let position = solver_position(game)?;
+    let score = solver.solve_within(&position, limits)?;
+    let mut best = Vec::new();
+    for column in game.legal_moves() {
+        if keeps_score(&position, column, score, solver, limits)? {
+            best.push(column);
+        }
+    }
+    Ok((score, best))
+}
+
+/// A best column for the side to move and its exact score: the position's score, then the
+/// columns from the centre outwards until one keeps it; much cheaper than [`best_columns`].
+pub fn best_column(
+    game: &Game,
+    solver: &mut Solver,
+    limits: &Limits,
+) -> Result<(Column, Score), PerfectError> {
+    let position = solver_position(game)?;
+    let score = solver.solve_within(&position, limits)?;
+    let width = game.variant().width();
+    let mut order = game.legal_moves();
+    order.sort_by_key(|c| {
+        (
+            (2 * c.index() as isize - (width as isize - 1)).abs(),
+            c.index(),
+        )
+    });
+    for column in order {
+        if keeps_score(&position, column, score, solver, limits)? {
+            return Ok((column, score));
+        }
+    }
+    // The score was reached through one of these moves, so the loop always returns.
+    Err(PerfectError::GameOver(game.outcome_summary()))
+}
+
+/// Whether playing `column` keeps the side to move's exact `score`: a win at once when the score
+/// is that win, otherwise a null-window test that the opponent then scores at most `-score`.
+fn keeps_score(
+    position: &Position,
+    column: Column,
+    score: Score,
+    solver: &mut Solver,
+    limits: &Limits,
+) -> Result<bool, PerfectError> {
+    let index = column.index() as u32;
+    if position.is_winning_move(index) {
+        let win_now = (position.width() * position.height() + 1 - position.moves_played()) / 2;
+        return Ok(i32::from(score.value()) == win_now as i32);
+    }
+    let mut child = *position;
+    child.play_column(index)?;
+    Ok(solver.is_at_most_within(&child, score.flipped(), limits)?)
 }
 
 /// How a score plays out, for people: who wins, with which of their stones and on which ply.
@@ -201,9 +254,7 @@ mod tests {
     }
 
     #[test]
-    fn centre_first_among_equals() {
-        let cols: Vec<Column> = [0, 2, 5].iter().map(|&i| Column::from_index(i)).collect();
-        assert_eq!(nearest_centre(&cols, 7).index(), 2);
+    fn ordinals() {
         assert_eq!(ordinal(21), "21st");
         assert_eq!(ordinal(12), "12th");
         assert_eq!(ordinal(2), "2nd");

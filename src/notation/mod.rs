@@ -8,4 +8,4 @@ pub mod moves;
 
 pub use fen::{fen_of, Fen, FenError};
 pub use layout::{render, Style};
-pub use moves::{format_moves, parse_column, parse_moves, MovesError};
+pub use moves::{format_moves, parse_column, parse_moves, play_moves, MovesError, SequenceError};

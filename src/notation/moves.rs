@@ -19,7 +19,7 @@
 use thiserror::Error;
 
 use crate::rules::variant::MAX_SIDE;
-use crate::rules::Column;
+use crate::rules::{Column, Game, MoveError};
 
 /// Widest board on which a move list is written as bare digits (`4453`).
 const MAX_DIGIT_WIDTH: usize = 9;
@@ -87,6 +87,39 @@ pub fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
         parse_item(item, width, digit_per_column, &mut columns)?;
     }
     Ok(columns)
+}
+
+/// Why a written move sequence cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SequenceError {
+    /// The text is not a move sequence.
+    #[error("{0}")]
+    Syntax(#[from] MovesError),
+    /// A move of the sequence cannot be played; `index` counts from 1.
+    #[error("move {index} (column {column}): {source}")]
+    Move {
+        index: usize,
+        column: u64,
+        source: MoveError,
+    },
+}
+
+/// Plays a written move sequence on `game`, stopping at the first move that cannot be played;
+/// the moves before it stay played, so callers that need all or nothing play on a copy.
+pub fn play_moves(game: &mut Game, text: &str) -> Result<(), SequenceError> {
+    for (i, column) in parse_moves(text, game.variant().width())?
+        .into_iter()
+        .enumerate()
+    {
+        let fail = |source| SequenceError::Move {
+            index: i + 1,
+            column,
+            source,
+        };
+        let checked = game.column(column).map_err(fail)?;
+        game.play(checked).map_err(fail)?;
+    }
+    Ok(())
 }
 
 /// Reads exactly one column, as a single move takes it: a whole number (`12`, on any board) or

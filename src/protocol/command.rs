@@ -11,6 +11,7 @@ use nom::sequence::{preceded, terminated};
 use nom::IResult;
 use thiserror::Error;
 
+use crate::engine::{Level, TieBreak};
 use crate::notation::Style;
 
 /// Every command: its name, its arguments as `help` shows them, and what it does.
@@ -54,11 +55,42 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "<depth>",
         "count the move sequences of a given length",
     ),
+    ("solve", "[weak]", "the exact score for the side to move, in words, and every best column"),
+    ("analyze", "", "the exact score of every column for the side to move"),
+    ("go", "[random|lookahead <n> [left|right|random]|perfect] [depth <d>] [nodes <n>] [movetime <ms>]", "choose a move for the side to move"),
+    ("genmove", "[same as go]", "choose a move as go does, and play it"),
+    ("stop", "", "end the running search at once; it still replies"),
+    ("hint", "", "the best column for the side to move, in words"),
+    ("seed", "<n>", "seed the random choices of go, genmove and hint"),
+    ("hash", "<MiB>", "the size of the solver's transposition table (2-8192 MiB)"),
     ("help", "", "this list"),
     ("list_commands", "", "the command names, one per line"),
     ("protocol_version", "", "the protocol version"),
     ("quit", "", "end the session"),
 ];
+
+/// The deepest look-ahead `go` accepts: deeper ones take hours on wide boards.
+pub const MAX_GO_DEPTH: u32 = 12;
+
+/// The longest `movetime` accepted: one day, in milliseconds.
+pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+
+/// The smallest and largest transposition tables, in MiB.
+pub const HASH_MIB: (u32, u32) = (2, 8192);
+
+/// What `go` and `genmove` ask for: a level (by default perfect where the solver plays) and
+/// bounds on the search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GoRequest {
+    /// How to choose; `None` is perfect play.
+    pub level: Option<Level>,
+    /// For perfect play: search at most this many moves ahead.
+    pub depth: Option<u32>,
+    /// For perfect play: stop the exact search after this many positions.
+    pub nodes: Option<u64>,
+    /// For perfect play: stop the exact search after this many milliseconds.
+    pub movetime: Option<u64>,
+}
 
 /// The deepest `perft` accepted: deeper counts take hours on the standard board.
 pub const MAX_PERFT_DEPTH: u32 = 12;
@@ -133,6 +165,25 @@ pub enum Command {
     Load(PathBuf),
     /// `perft <depth>`
     Perft(u32),
+    /// `solve [weak]`
+    Solve {
+        /// Only win, draw or loss.
+        weak: bool,
+    },
+    /// `analyze`
+    Analyze,
+    /// `go ...`
+    Go(GoRequest),
+    /// `genmove ...`
+    Genmove(GoRequest),
+    /// `stop`
+    Stop,
+    /// `hint`
+    Hint,
+    /// `seed <n>`
+    Seed(u64),
+    /// `hash <MiB>`
+    Hash(u32),
     /// `help`
     Help,
     /// `list_commands`
@@ -284,6 +335,34 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
             "" => Err(usage(name, "needs a depth")),
             a => bounded_number(name, "depth", a, 0, MAX_PERFT_DEPTH).map(Command::Perft),
         },
+        "solve" => match args {
+            "" => Ok(Command::Solve { weak: false }),
+            "weak" => Ok(Command::Solve { weak: true }),
+            a => Err(usage(name, format!("takes only 'weak', got '{a}'"))),
+        },
+        "analyze" => no_args(Command::Analyze),
+        "go" => parse_go(name, args).map(Command::Go),
+        "genmove" => parse_go(name, args).map(Command::Genmove),
+        "stop" => no_args(Command::Stop),
+        "hint" => no_args(Command::Hint),
+        "seed" => match args {
+            "" => Err(usage(name, "needs a number")),
+            a => a
+                .parse::<u64>()
+                .ok()
+                .filter(|_| a.bytes().all(|b| b.is_ascii_digit()))
+                .map(Command::Seed)
+                .ok_or_else(|| {
+                    usage(
+                        name,
+                        format!("needs a number from 0 to {}, got '{a}'", u64::MAX),
+                    )
+                }),
+        },
+        "hash" => match args {
+            "" => Err(usage(name, "needs a size in MiB")),
+            a => bounded_number(name, "size", a, HASH_MIB.0, HASH_MIB.1).map(Command::Hash),
+        },
         "help" => no_args(Command::Help),
         "list_commands" => no_args(Command::ListCommands),
         "protocol_version" => no_args(Command::ProtocolVersion),
@@ -324,6 +403,75 @@ fn bounded_number(
             format!("{what} must be a number, got '{text}'"),
         )),
     }
+}
+
+/// `go`/`genmove` arguments: an optional level, then bounds, each at most once.
+fn parse_go(name: &'static str, args: &str) -> Result<GoRequest, CommandError> {
+    let mut request = GoRequest::default();
+    let mut words = args.split_whitespace().peekable();
+    let once = |seen: bool, what: &str| {
+        if seen {
+            Err(usage(name, format!("sets {what} twice")))
+        } else {
+            Ok(())
+        }
+    };
+    while let Some(word) = words.next() {
+        match word {
+            "random" | "perfect" | "lookahead" => {
+                once(request.level.is_some(), "the level")?;
+                request.level = Some(match word {
+                    "random" => Level::Random,
+                    "perfect" => Level::Perfect,
+                    _ => {
+                        let plies = words
+                            .next()
+                            .ok_or_else(|| usage(name, "needs a depth after 'lookahead'"))?;
+                        let plies =
+                            bounded_number(name, "lookahead depth", plies, 1, MAX_GO_DEPTH)?;
+                        let tie_break = match words.peek().and_then(|w| TieBreak::from_name(w)) {
+                            Some(t) => {
+                                words.next();
+                                t
+                            }
+                            None => TieBreak::Left,
+                        };
+                        Level::Lookahead { plies, tie_break }
+                    }
+                });
+            }
+            "depth" => {
+                once(request.depth.is_some(), "depth")?;
+                let d = words.next().unwrap_or("");
+                request.depth = Some(bounded_number(name, "depth", d, 1, MAX_GO_DEPTH)?);
+            }
+            "nodes" => {
+                once(request.nodes.is_some(), "nodes")?;
+                let n = words.next().unwrap_or("");
+                request.nodes = Some(bounded_number(name, "nodes", n, 1, u32::MAX)? as u64);
+            }
+            "movetime" => {
+                once(request.movetime.is_some(), "movetime")?;
+                let t = words.next().unwrap_or("");
+                request.movetime = Some(bounded_number(name, "movetime", t, 1, u32::MAX)? as u64);
+            }
+            other => return Err(usage(name, format!("has no option '{other}'"))),
+        }
+    }
+    let bounded = request.depth.is_some() || request.nodes.is_some() || request.movetime.is_some();
+    if bounded && !matches!(request.level, None | Some(Level::Perfect)) {
+        return Err(usage(
+            name,
+            "takes depth, nodes and movetime only with perfect play",
+        ));
+    }
+    if request.movetime.is_some_and(|t| t > MAX_MOVETIME_MS) {
+        return Err(usage(
+            name,
+            format!("movetime must be at most {MAX_MOVETIME_MS} ms"),
+        ));
+    }
+    Ok(request)
 }
 
 /// `position startpos [moves ...]` or `position fen <rows> <side> [moves ...]`.
@@ -584,6 +732,54 @@ mod tests {
             })
         );
         assert!(command("name x").is_err());
+    }
+
+    #[test]
+    fn go_levels_and_bounds() {
+        assert_eq!(command("go"), Ok(Command::Go(GoRequest::default())));
+        assert_eq!(
+            command("go lookahead 4 right"),
+            Ok(Command::Go(GoRequest {
+                level: Some(Level::Lookahead {
+                    plies: 4,
+                    tie_break: TieBreak::Right
+                }),
+                ..GoRequest::default()
+            }))
+        );
+        assert_eq!(
+            command("genmove perfect movetime 500 nodes 1000"),
+            Ok(Command::Genmove(GoRequest {
+                level: Some(Level::Perfect),
+                movetime: Some(500),
+                nodes: Some(1000),
+                depth: None,
+            }))
+        );
+        assert!(command("go random depth 3")
+            .unwrap_err()
+            .to_string()
+            .contains("only with perfect play"));
+        assert!(command("go lookahead")
+            .unwrap_err()
+            .to_string()
+            .contains("needs a depth"));
+        assert!(command("go lookahead 99")
+            .unwrap_err()
+            .to_string()
+            .contains("from 1 to 12"));
+        assert!(command("go random perfect")
+            .unwrap_err()
+            .to_string()
+            .contains("sets the level twice"));
+        assert!(command("go fast")
+            .unwrap_err()
+            .to_string()
+            .contains("has no option 'fast'"));
+        assert!(command("go movetime 999999999")
+            .unwrap_err()
+            .to_string()
+            .contains("at most 86400000"));
     }
 
     #[test]

@@ -4,13 +4,20 @@
 pub mod command;
 pub mod reply;
 pub mod savefile;
+pub mod search;
 pub mod session;
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::thread;
+use std::time::Duration;
 
 pub use command::{parse_request, Command, CommandError, Request};
 pub use reply::{frame, Response};
-pub use session::{Flow, Session, SessionError};
+pub use search::{Finished, Search};
+pub use session::{Flow, Session, SessionError, Step};
 
 /// The longest line accepted, in bytes without the line ending; longer ones are refused whole.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
@@ -110,11 +117,136 @@ fn clean_line(bytes: &[u8]) -> Result<Option<&str>, String> {
     Ok((!text.is_empty()).then_some(text))
 }
 
+/// The most lines read ahead while a search runs; past that, reading waits for the search.
+pub const MAX_PENDING_LINES: usize = 1024;
+
+/// What the reading thread passes on.
+enum Input {
+    Line(RawLine),
+    End,
+    Failed(io::Error),
+}
+
+/// Reads lines on their own thread so that `stop` is seen while a search runs. The channel is
+/// bounded: a fast writer waits instead of filling memory.
+fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
+    let (sender, receiver) = mpsc::sync_channel(64);
+    thread::spawn(move || loop {
+        let message = match read_line(&mut input) {
+            Ok(Some(line)) => Input::Line(line),
+            Ok(None) => Input::End,
+            Err(e) => Input::Failed(e),
+        };
+        let last = !matches!(message, Input::Line(_));
+        if sender.send(message).is_err() || last {
+            return;
+        }
+    });
+    receiver
+}
+
+/// The lines not yet run, in order, and whether the input has ended.
+struct Lines {
+    receiver: Receiver<Input>,
+    pending: VecDeque<RawLine>,
+    ended: bool,
+}
+
+impl Lines {
+    /// The next line to run; `None` at the end of input.
+    fn next(&mut self) -> io::Result<Option<RawLine>> {
+        if let Some(line) = self.pending.pop_front() {
+            return Ok(Some(line));
+        }
+        if self.ended {
+            return Ok(None);
+        }
+        match self.receiver.recv() {
+            Ok(Input::Line(line)) => Ok(Some(line)),
+            Ok(Input::Failed(e)) => Err(e),
+            Ok(Input::End) | Err(_) => {
+                self.ended = true;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Waits for `search` to finish while reading ahead: a `stop` or `quit` that is the first
+    /// command after the search stops it at once (a later one waits its turn, so a script means
+    /// the same however fast it is read); every line read is kept to run afterwards, in order.
+    fn wait_for(&mut self, search: Box<Search>) -> io::Result<Finished> {
+        let stop = search.stop_flag();
+        if self
+            .pending
+            .iter()
+            .find(|l| is_command(l))
+            .is_some_and(stops_search)
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let (done, finished) = mpsc::channel();
+        thread::spawn(move || {
+            let _ = done.send(search.run());
+        });
+        loop {
+            match finished.try_recv() {
+                Ok(result) => return Ok(result),
+                Err(TryRecvError::Disconnected) => {
+                    return Err(io::Error::other("the search thread failed"));
+                }
+                Err(TryRecvError::Empty) => {}
+            }
+            if self.ended || self.pending.len() >= MAX_PENDING_LINES {
+                return finished
+                    .recv()
+                    .map_err(|_| io::Error::other("the search thread failed"));
+            }
+            match self.receiver.recv_timeout(Duration::from_millis(1)) {
+                Ok(Input::Line(line)) => {
+                    if stops_search(&line) && !self.pending.iter().any(is_command) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    self.pending.push_back(line);
+                }
+                Ok(Input::Failed(e)) => return Err(e),
+                Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => self.ended = true,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+}
+
+/// Whether a line is `stop` or `quit`, which end a running search.
+fn stops_search(line: &RawLine) -> bool {
+    let RawLine::Bytes(bytes) = line else {
+        return false;
+    };
+    matches!(clean_line(bytes), Ok(Some(text))
+        if matches!(parse_request(text).command, Ok(Command::Stop | Command::Quit)))
+}
+
+/// Whether a line gets a reply (anything but blank and comment lines).
+fn is_command(line: &RawLine) -> bool {
+    match line {
+        RawLine::TooLong => true,
+        RawLine::Bytes(bytes) => !matches!(clean_line(bytes), Ok(None)),
+    }
+}
+
 /// Runs the interpreter until `quit`, end of input, or (strict) the first failure. Every reply
-/// is flushed as soon as it is written.
-pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) -> io::Result<Exit> {
+/// is flushed as soon as it is written. Searches run on a worker thread while input is read.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    options: Options,
+) -> io::Result<Exit> {
     let mut session = Session::default();
-    while let Some(raw) = read_line(&mut input)? {
+    let mut lines = Lines {
+        receiver: spawn_reader(input),
+        pending: VecDeque::new(),
+        ended: false,
+    };
+    while let Some(raw) = lines.next()? {
         let (id, reply, flow) = match raw {
             RawLine::TooLong => (
                 None,
@@ -125,8 +257,24 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
             ),
             RawLine::Bytes(bytes) => match clean_line(&bytes) {
                 Ok(None) => continue,
-                Ok(Some(text)) => answer(&mut session, text),
                 Err(message) => (None, Err(message), Flow::Continue),
+                Ok(Some(text)) => {
+                    let Request { id, command } = parse_request(text);
+                    match command.map(|c| session.execute(c)) {
+                        Err(e) => (id, Err(e.to_string()), Flow::Continue),
+                        Ok(Step::Reply(result, flow)) => {
+                            (id, result.map_err(|e| e.to_string()), flow)
+                        }
+                        Ok(Step::Search(search)) => {
+                            let finished = lines.wait_for(search)?;
+                            (
+                                id,
+                                session.finish(finished).map_err(|e| e.to_string()),
+                                Flow::Continue,
+                            )
+                        }
+                    }
+                }
             },
         };
         output.write_all(frame(id, &reply).as_bytes())?;
@@ -141,25 +289,18 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
     Ok(Exit::EndOfInput)
 }
 
-/// Parses and executes one command line.
-fn answer(session: &mut Session, text: &str) -> (Option<u64>, Result<Response, String>, Flow) {
-    let Request { id, command } = parse_request(text);
-    match command {
-        Err(e) => (id, Err(e.to_string()), Flow::Continue),
-        Ok(command) => {
-            let (result, flow) = session.execute(command);
-            (id, result.map_err(|e| e.to_string()), flow)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn transcript(input: &[u8]) -> String {
         let mut out = Vec::new();
-        run(input, &mut out, Options::default()).unwrap();
+        run(
+            io::Cursor::new(input.to_vec()),
+            &mut out,
+            Options::default(),
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 

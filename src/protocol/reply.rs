@@ -25,6 +25,11 @@ impl Response {
         Response::Summary(summary_line(game))
     }
 
+    /// The summary's text alone, to append to another reply.
+    pub fn summary_text(game: &Game) -> String {
+        summary_line(game)
+    }
+
     /// The `status` lines of a game.
     pub fn status(game: &Game) -> Response {
         let v = game.variant();

@@ -4,13 +4,20 @@
 
 use thiserror::Error;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use super::command::{Command, NewGame, Start, COMMANDS};
 use super::reply::Response;
 use super::savefile::{self, SaveError};
+use super::search::{Finished, Search, SearchKind};
+use crate::engine::perfect::PerfectError;
+use crate::engine::Rng;
 use crate::notation::{
-    fen_of, parse_column, parse_moves, render, Fen, FenError, MovesError, Style,
+    fen_of, parse_column, play_moves, render, Fen, FenError, MovesError, SequenceError, Style,
 };
 use crate::rules::{Game, MoveError, Token, Variant, VariantError};
+use crate::solver::Solver;
 
 /// The protocol's version, as `protocol_version` answers.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -36,13 +43,9 @@ pub enum SessionError {
     /// A single move that cannot be played.
     #[error("{0}")]
     Move(#[from] MoveError),
-    /// A move inside a sequence that cannot be played.
-    #[error("move {index} (column {column}): {source}; nothing was played")]
-    MoveInSequence {
-        index: usize,
-        column: u64,
-        source: MoveError,
-    },
+    /// A move sequence that cannot be played.
+    #[error("{0}{suffix}", suffix = if matches!(.0, SequenceError::Move { .. }) { "; nothing was played" } else { "" })]
+    Sequence(#[from] SequenceError),
     /// `undo` with nothing to take back.
     #[error("nothing to undo: no move was played since the position was set")]
     NothingToUndo,
@@ -58,19 +61,48 @@ pub enum SessionError {
     /// `save` or `load` failed.
     #[error("{0}")]
     File(#[from] SaveError),
+    /// The solver cannot answer for this game, or was stopped.
+    #[error("{0}")]
+    Perfect(#[from] PerfectError),
+    /// `go`, `genmove` or `hint` on a finished game.
+    #[error("the game is over ({0}); there is no move to choose")]
+    NoMove(String),
 }
 
+/// The solver's table size until `hash` changes it, in MiB.
+pub const DEFAULT_HASH_MIB: u32 = 64;
+
+/// The seed of the random choices until `seed` changes it.
+pub const DEFAULT_SEED: u64 = 0;
+
 /// The state behind one protocol stream.
-#[derive(Debug, Clone)]
 pub struct Session {
     game: Game,
     names: Vec<String>,
+    /// Made on the first search and kept, with its table, between searches.
+    solver: Option<Solver>,
+    hash_mib: u32,
+    rng: Rng,
 }
 
 impl Default for Session {
     fn default() -> Self {
         Session::new(Variant::default())
     }
+}
+
+/// What a command turned into: a reply now, or a search to run beside the interpreter.
+pub enum Step {
+    /// The reply, and what to do next.
+    Reply(Result<Response, SessionError>, Flow),
+    /// A search (boxed: it carries a whole game); its reply comes from [`Session::finish`].
+    Search(Box<Search>),
+}
+
+/// What `apply` decided: a reply, or a search to run.
+enum Action {
+    Reply(Response),
+    Search(SearchKind),
 }
 
 /// What the interpreter does after a command.
@@ -89,6 +121,9 @@ impl Session {
         Session {
             game: Game::new(variant),
             names,
+            solver: None,
+            hash_mib: DEFAULT_HASH_MIB,
+            rng: Rng::new(DEFAULT_SEED),
         }
     }
 
@@ -102,17 +137,52 @@ impl Session {
         &self.names
     }
 
-    /// Carries out `command`; on error the session is exactly as it was.
-    pub fn execute(&mut self, command: Command) -> (Result<Response, SessionError>, Flow) {
+    /// Carries out `command`, or prepares its search; on error the session is exactly as it
+    /// was.
+    pub fn execute(&mut self, command: Command) -> Step {
         let flow = if command == Command::Quit {
             Flow::Quit
         } else {
             Flow::Continue
         };
-        (self.apply(command), flow)
+        match self.apply(command) {
+            Ok(Action::Reply(response)) => Step::Reply(Ok(response), flow),
+            Ok(Action::Search(kind)) => {
+                let solver = self
+                    .solver
+                    .take()
+                    .unwrap_or_else(|| Solver::with_table_bits(table_bits(self.hash_mib)));
+                Step::Search(Box::new(Search {
+                    kind,
+                    game: self.game.clone(),
+                    solver,
+                    rng: self.rng.clone(),
+                    stop: Arc::new(AtomicBool::new(false)),
+                }))
+            }
+            Err(e) => Step::Reply(Err(e), flow),
+        }
     }
 
-    fn apply(&mut self, command: Command) -> Result<Response, SessionError> {
+    /// Takes back what a search borrowed and gives its reply; `genmove` plays its move here.
+    pub fn finish(&mut self, finished: Finished) -> Result<Response, SessionError> {
+        self.solver = Some(finished.solver);
+        self.rng = finished.rng;
+        let (response, play) = finished.answer?;
+        match (play, response) {
+            (Some(column), Response::Line(text)) => {
+                self.game.play(column)?;
+                Ok(Response::Line(format!(
+                    "{text}; {}",
+                    Response::summary_text(&self.game)
+                )))
+            }
+            (_, response) => Ok(response),
+        }
+    }
+
+    /// The one match over every command: replies at once, or names the search to run.
+    fn apply(&mut self, command: Command) -> Result<Action, SessionError> {
         match command {
             Command::New(settings) => {
                 let variant = self.new_variant(&settings)?;
@@ -128,14 +198,14 @@ impl Session {
                     Start::Fen(text) => Fen::parse(&text)?.to_game(self.game.variant())?,
                 };
                 if let Some(moves) = moves {
-                    play_sequence(&mut game, &moves)?;
+                    play_moves(&mut game, &moves)?;
                 }
                 self.game = game;
                 Ok(Response::summary(&self.game))
             }
             Command::Moves(moves) => {
                 let mut game = self.game.clone();
-                play_sequence(&mut game, &moves)?;
+                play_moves(&mut game, &moves)?;
                 self.game = game;
                 Ok(Response::summary(&self.game))
             }
@@ -226,8 +296,23 @@ impl Session {
                 COMMANDS.iter().map(|(n, _, _)| n.to_string()).collect(),
             )),
             Command::ProtocolVersion => Ok(Response::Line(PROTOCOL_VERSION.to_string())),
-            Command::Quit => Ok(Response::Done),
+            Command::Stop | Command::Quit => Ok(Response::Done),
+            Command::Seed(seed) => {
+                self.rng = Rng::new(seed);
+                Ok(Response::Done)
+            }
+            Command::Hash(mib) => {
+                self.hash_mib = mib;
+                self.solver = None;
+                Ok(Response::Line(format!("hash {mib} MiB")))
+            }
+            Command::Solve { weak } => return Ok(Action::Search(SearchKind::Solve { weak })),
+            Command::Analyze => return Ok(Action::Search(SearchKind::Analyze)),
+            Command::Go(request) => return Ok(Action::Search(SearchKind::Go(request))),
+            Command::Genmove(request) => return Ok(Action::Search(SearchKind::Genmove(request))),
+            Command::Hint => return Ok(Action::Search(SearchKind::Hint)),
         }
+        .map(Action::Reply)
     }
 
     /// The variant `new` asks for: the current one with the given settings changed.
@@ -259,22 +344,9 @@ impl Session {
     }
 }
 
-/// Plays a written move sequence on `game`; on error `game` may be part-played, so callers
-/// play on a copy.
-fn play_sequence(game: &mut Game, text: &str) -> Result<(), SessionError> {
-    for (i, number) in parse_moves(text, game.variant().width())?
-        .into_iter()
-        .enumerate()
-    {
-        let fail = |source| SessionError::MoveInSequence {
-            index: i + 1,
-            column: number,
-            source,
-        };
-        let column = game.column(number).map_err(fail)?;
-        game.play(column).map_err(fail)?;
-    }
-    Ok(())
+/// Table bits for about `mib` MiB: the table holds 2^bits entries of 8 bytes.
+fn table_bits(mib: u32) -> u32 {
+    17 + mib.max(1).ilog2()
 }
 
 /// `Player 1`, `Player 2`, ...

@@ -151,6 +151,39 @@ impl Solver {
         Ok(Score::new(lower as i8))
     }
 
+    /// Whether the side to move scores at most `bound`: one null-window search, much cheaper than
+    /// the exact score, for checking that a move keeps a known score.
+    ///
+    /// # Errors
+    /// [`SolverError::Interrupted`] when `limits` end the search first.
+    pub fn is_at_most_within(
+        &mut self,
+        position: &Position,
+        bound: Score,
+        limits: &Limits,
+    ) -> Result<bool, SolverError> {
+        let bound = i32::from(bound.value());
+        if let Some(score) = terminal_score(position) {
+            return Ok(score <= bound);
+        }
+        let (lower, upper) = root_bounds(position);
+        if bound >= upper {
+            return Ok(true);
+        }
+        if bound < lower {
+            return Ok(false);
+        }
+        self.arm(limits);
+        let result = self.negamax(position, bound, bound + 1);
+        if self.interrupted {
+            return Err(SolverError::Interrupted {
+                lower: Score::new(lower as i8),
+                upper: Score::new(upper as i8),
+            });
+        }
+        Ok(result <= bound)
+    }
+
     /// Who wins `position` with perfect play; faster than [`solve`](Self::solve).
     pub fn solve_weak(&mut self, position: &Position) -> Outcome {
         self.solve_weak_within(position, &Limits::default())
