@@ -272,7 +272,7 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
 fn largest_prime_below(n: u64) -> u64 {
-    let is_prime = |m: u64| m > 1 && (2..).take_while(|d| d * d <= m).all(|d| m % d != 0);
+    let is_prime = |m: u64| m > 1 && (2..).take_while(|d| d * d <= m).all(|d| !m.is_multiple_of(d));
     (2..n).rev().find(|&m| is_prime(m)).unwrap_or(2)
 }
 
