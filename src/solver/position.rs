@@ -339,11 +339,13 @@ impl Position {
 }
 
 fn has_four(geometry: &Geometry, stones: u64) -> bool {
-    let mut shifts = vec![1];
-    if geometry.has_rows {
-        shifts.extend([geometry.height + 1, geometry.height, geometry.height + 2]);
-    }
-    shifts.into_iter().any(|s| {
+    let lines = [1, geometry.height + 1, geometry.height, geometry.height + 2];
+    let directions = if geometry.has_rows {
+        &lines[..]
+    } else {
+        &lines[..1]
+    };
+    directions.iter().any(|&s| {
         let pair = stones & (stones >> s);
         pair & (pair >> (2 * s)) != 0
     })

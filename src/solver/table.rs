@@ -1,5 +1,5 @@
 //! The transposition table: bounds on the exact score of positions already searched, in
-//! two-slot buckets of 64-bit entries; knows nothing of the board beyond its key.
+//! four-entry buckets of 64-bit entries; knows nothing of the board beyond its key.
 
 /// Entry layout (bit 63 set once written; zero means empty):
 ///
@@ -39,15 +39,20 @@ pub(crate) struct Table {
     written: Option<Vec<u32>>,
 }
 
+/// Entries per bucket: four entries are 32 bytes, inside one cache line, so a probe still costs
+/// one miss while a new entry can evict the least costly of four.
+const WAYS: usize = 4;
+
 /// How many written buckets are logged before a clear falls back to wiping the whole table.
 const WRITE_LOG: usize = 1 << 14;
 
 impl Table {
-    /// A table of about `2^bits` entries (8 bytes each), at least 2^18.
+    /// A table of about `2^bits` entries (8 bytes each), at least 2^19 so that 7x6 keys are
+    /// always told apart exactly.
     pub(crate) fn with_bits(bits: u32) -> Table {
-        let buckets = largest_prime_below(1u64 << (bits.clamp(18, 36) - 1));
+        let buckets = smallest_prime_from((1u64 << bits.clamp(19, 36)) / WAYS as u64);
         Table {
-            entries: Entries::new(2 * buckets as usize),
+            entries: Entries::new(WAYS * buckets as usize),
             buckets,
             reciprocal: (u128::from(u64::MAX) + 1).div_euclid(u128::from(buckets)) as u64,
             written: Some(Vec::with_capacity(WRITE_LOG)),
@@ -64,9 +69,8 @@ impl Table {
         match self.written.as_mut() {
             Some(log) => {
                 for &bucket in log.iter() {
-                    let slot = 2 * bucket as usize;
-                    self.entries[slot] = 0;
-                    self.entries[slot + 1] = 0;
+                    let slot = WAYS * bucket as usize;
+                    self.entries[slot..slot + WAYS].fill(0);
                 }
                 log.clear();
             }
@@ -85,7 +89,7 @@ impl Table {
         if rest >= self.buckets {
             rest -= self.buckets;
         }
-        2 * rest as usize
+        WAYS * rest as usize
     }
 
     /// Starts loading `key`'s bucket into cache, so that several probes can wait on memory at
@@ -108,30 +112,30 @@ impl Table {
     pub(crate) fn probe(&self, key: u64) -> Option<Bounds> {
         let slot = self.slot(key);
         let check = USED | (key & 0xffff_ffff);
-        let found = [self.entries[slot], self.entries[slot + 1]]
-            .into_iter()
-            .find(|&e| e & (USED | 0xffff_ffff) == check)?;
-        Some(decode(found))
+        let found = self.entries[slot..slot + WAYS]
+            .iter()
+            .find(|&&e| e & (USED | 0xffff_ffff) == check)?;
+        Some(decode(*found))
     }
 
     /// Records that `key`'s score lies in `lower..=upper`, merging with what is known, after a
-    /// search of about `2^work` nodes. Keeps the costlier of two unrelated entries in the first
-    /// slot and lets the second slot take the newest.
+    /// search of about `2^work` nodes. A new key takes the place of the bucket's entry with the
+    /// least work behind it.
     #[inline]
     pub(crate) fn store(&mut self, key: u64, bounds: Bounds, work: u32) {
         let slot = self.slot(key);
         let check = USED | (key & 0xffff_ffff);
         let work = work.min(63);
-        let [first, second] = [self.entries[slot], self.entries[slot + 1]];
-        let (target, old) = if first & (USED | 0xffff_ffff) == check {
-            (slot, Some(first))
-        } else if second & (USED | 0xffff_ffff) == check {
-            (slot + 1, Some(second))
-        } else if work >= work_of(first) {
-            self.entries[slot + 1] = first;
-            (slot, None)
-        } else {
-            (slot + 1, None)
+        let bucket = &self.entries[slot..slot + WAYS];
+        let (target, old) = match bucket
+            .iter()
+            .position(|&e| e & (USED | 0xffff_ffff) == check)
+        {
+            Some(way) => (slot + way, Some(bucket[way])),
+            None => {
+                let way = (0..WAYS).min_by_key(|&w| work_of(bucket[w])).unwrap_or(0);
+                (slot + way, None)
+            }
         };
         let (merged, work) = match old.map(|e| (decode(e), work_of(e))) {
             Some((known, known_work)) => {
@@ -151,7 +155,7 @@ impl Table {
             None => {
                 if let Some(log) = self.written.as_mut() {
                     if log.len() < WRITE_LOG {
-                        log.push((slot / 2) as u32);
+                        log.push((slot / WAYS) as u32);
                     } else {
                         self.written = None;
                     }
@@ -271,14 +275,14 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
-fn largest_prime_below(n: u64) -> u64 {
+fn smallest_prime_from(n: u64) -> u64 {
     let is_prime = |m: u64| {
         m > 1
             && (2..)
                 .take_while(|d| d * d <= m)
                 .all(|d| !m.is_multiple_of(d))
     };
-    (2..n).rev().find(|&m| is_prime(m)).unwrap_or(2)
+    (n..).find(|&m| is_prime(m)).expect("primes are unbounded")
 }
 
 #[cfg(test)]
@@ -335,12 +339,17 @@ mod tests {
             u64::MAX,
             0x1234_5678_9abc_def0,
         ] {
-            assert_eq!(table.slot(key), 2 * (key % table.buckets) as usize, "{key}");
+            assert_eq!(
+                table.slot(key),
+                WAYS * (key % table.buckets) as usize,
+                "{key}"
+            );
         }
     }
 
     #[test]
     fn buckets_are_prime() {
-        assert_eq!(largest_prime_below(100), 97);
+        assert_eq!(smallest_prime_from(90), 97);
+        assert!(Table::with_bits(19).buckets >= 1 << 17);
     }
 }
