@@ -114,3 +114,18 @@ fn end_of_input_during_a_search_still_gets_its_reply() {
     assert_eq!(code, 0);
     assert_eq!(out, "= ply 4, x to move\n\n= bestmove 3 proven\n\n");
 }
+
+#[test]
+fn a_line_of_several_megabytes_is_refused_and_the_session_goes_on() {
+    let mut input = b"play 4\n".to_vec();
+    input.extend(std::iter::repeat_n(b'7', 5 << 20));
+    input.extend_from_slice(b"\nfen\n");
+    let (out, code) = transcript(&input, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "= ply 1, o to move\n\n\
+         ? the line is longer than 16384 bytes and was ignored\n\n\
+         = 3x3/7/7/7/7/7 o\n\n"
+    );
+}
