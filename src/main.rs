@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use c4::protocol::{self, Exit, Options};
 
 const USAGE: &str = "usage: c4 [--strict]
+       c4 play [SETTINGS]   (play in the terminal; c4 play --help lists the settings)
 
 Reads protocol commands from standard input, one per line, and writes one reply per command
 to standard output. See protocol.md for the commands.
@@ -16,8 +17,12 @@ to standard output. See protocol.md for the commands.
   --version   show the version";
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("play") {
+        return c4::play::main_with_args(&args[1..]);
+    }
     let mut options = Options::default();
-    for arg in std::env::args().skip(1) {
+    for arg in args {
         match arg.as_str() {
             "--strict" => options.strict = true,
             "--help" | "-h" => {
