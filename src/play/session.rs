@@ -83,8 +83,18 @@ pub fn run(input: impl BufRead, output: impl Write, options: PlayOptions) -> io:
     let last = match result {
         Ok(()) | Err(Halt::Quit) => "Thanks for playing!",
         Err(Halt::EndOfInput) => match &session.game {
-            Some(game) if !game.saved => "End of input: the game was not saved.",
-            Some(_) => "End of input: the game is as last saved.",
+            Some(Current {
+                saved: false,
+                file: Some(file),
+                ..
+            }) => &format!(
+                "End of input: the moves since the game was saved to {file} were not saved."
+            ),
+            Some(Current { saved: false, .. }) => "End of input: the game was not saved.",
+            Some(Current {
+                file: Some(file), ..
+            }) => &format!("End of input: the game is saved in {file}."),
+            Some(_) => "End of input: the game was not saved.",
             None => "End of input. Goodbye!",
         },
         Err(Halt::Io(e)) => return Err(e),
@@ -97,8 +107,10 @@ pub fn run(input: impl BufRead, output: impl Write, options: PlayOptions) -> io:
 struct Current {
     game: Game,
     names: Vec<String>,
-    /// Whether the position is the one last saved.
+    /// Whether the position is the one in `file`.
     saved: bool,
+    /// The file the game was last saved to or loaded from.
+    file: Option<String>,
 }
 
 struct Session<R, W> {
@@ -215,7 +227,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 names.push(self.ask_name(&prompt, default)?);
             }
         }
-        self.play(game, names, false)
+        self.play(game, names, None)
     }
 
     /// Asks until the answer is a usable name; an empty answer takes `default`.
@@ -245,26 +257,23 @@ impl<R: BufRead, W: Write> Session<R, W> {
             return Ok(self.say("Nothing loaded: no file name given.")?);
         }
         match savefile::load(Path::new(&file), &variant) {
-            Ok((names, game)) => {
-                self.say(&format!("Loaded {file}."))?;
-                self.play(game, names, true)
-            }
+            Ok((names, game)) => self.play(game, names, Some(&file)),
             Err(e) => Ok(self.say(&sentence(&e.to_string()))?),
         }
     }
 
     /// Shows the settings and takes changes, one per line, until an empty line.
     fn setup(&mut self) -> Result<(), Halt> {
+        let hint = SETTINGS
+            .iter()
+            .map(|(name, value)| format!("{name} {value}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.say(&format!(
+            "Type one setting per line ({hint}), and an empty line when done."
+        ))?;
         loop {
             self.say(&self.settings_summary())?;
-            let hint = SETTINGS
-                .iter()
-                .map(|(name, value)| format!("{name} {value}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            self.say(&format!(
-                "Change a setting ({hint}), or press Enter when done."
-            ))?;
             let line = self.ask("Setting: ")?;
             if line.is_empty() {
                 return Ok(());
@@ -275,7 +284,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 .apply(key, value.trim())
                 .and_then(|()| changed.check())
             {
-                Ok(()) => self.options = changed,
+                Ok(()) => {
+                    if changed.seed != self.options.seed {
+                        self.rng = Rng::new(changed.seed.unwrap_or(0));
+                    }
+                    self.options = changed;
+                }
                 Err(e) => self.say(&format!("Not changed: {e}."))?,
             }
         }
@@ -301,21 +315,28 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
         text.push_str("\nPlayers:");
         for (i, token) in o.tokens.iter().enumerate() {
-            let name = o.names.get(i).map_or("(asked)", String::as_str);
-            let who = match o.computers.iter().find(|(t, _)| t == token) {
-                Some(&(_, level)) => format!("computer, {}", level_name(level)),
-                None => "person".to_string(),
+            let (name, who) = match o.computers.iter().find(|(t, _)| t == token) {
+                Some(&(_, level)) => ("Computer", format!("computer, {}", level_name(level))),
+                None => ("name asked at the start", "person".to_string()),
             };
+            let name = o.names.get(i).map_or(name, String::as_str);
             let _ = write!(text, " {token} {name} ({who});");
         }
         text.pop();
         text
     }
 
-    /// Plays `game` to its end, or until the player quits or the input ends.
-    fn play(&mut self, game: Game, names: Vec<String>, saved: bool) -> Result<(), Halt> {
-        let current = Current { game, names, saved };
-        self.say(&self.opening(&current))?;
+    /// Plays `game` (new, or loaded from `file`) to its end, or until the player quits or the
+    /// input ends.
+    fn play(&mut self, game: Game, names: Vec<String>, file: Option<&str>) -> Result<(), Halt> {
+        let current = Current {
+            game,
+            names,
+            saved: file.is_some(),
+            file: file.map(String::from),
+        };
+        let title = file.map_or_else(|| "New game".to_string(), |f| format!("Loaded {f}"));
+        self.say(&format!("\n{title}: {}", self.opening(&current)))?;
         self.game = Some(current);
         let result = self.turns();
         if result.is_ok() {
@@ -324,7 +345,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         result
     }
 
-    /// `New game: 7x6 board, connect 4. Ann (x) vs Computer (o, perfect).`
+    /// `7x6 board, connect 4. Ann (x) vs Computer (o, perfect).`
     fn opening(&self, current: &Current) -> String {
         let variant = current.game.variant();
         let players: Vec<String> = (0..variant.players())
@@ -338,7 +359,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             })
             .collect();
         format!(
-            "\nNew game: {}x{} board, connect {}. {}.",
+            "{}x{} board, connect {}. {}.",
             variant.width(),
             variant.height(),
             variant.connect(),
@@ -478,7 +499,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
         let Some(count) = count else {
             let why = if game.history().is_empty() {
-                "Nothing to undo: no move has been played since the game started."
+                "Nothing to undo: no move has been played since the game started or was loaded."
             } else {
                 "Nothing to undo: only the computer has moved since the game started."
             };
@@ -507,7 +528,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             max_nodes: Some(SOLVER_NODE_LIMIT),
             ..Limits::default()
         };
-        let covered = perfect::solver_position(&game).is_ok();
+        let uncovered = perfect::solver_position(&game).err();
         // A separate generator, so that asking for hints does not change the computer's moves.
         let mut rng = Rng::new(0);
         let solver = solver_for(&mut self.solver, &game, true);
@@ -519,12 +540,13 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 "Hint: column {column}. With perfect play from here, {}.",
                 perfect::describe(score, &game)
             ),
-            None if covered => format!(
-                "Hint: column {column}, from a {HEURISTIC_PLIES}-move look-ahead (the exact search was too long here)."
-            ),
-            None => format!(
-                "Hint: column {column}, from a {HEURISTIC_PLIES}-move look-ahead (the exact solver plays only two players, connect 4, on boards up to 64 cells with the row above)."
-            ),
+            None => {
+                let why = uncovered.map_or_else(
+                    || "the exact search takes too long here".to_string(),
+                    |e| e.to_string(),
+                );
+                format!("Hint: column {column}, from a {HEURISTIC_PLIES}-move look-ahead ({why}).")
+            }
         };
         Ok(self.say(&line)?)
     }
@@ -540,7 +562,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let player = current.game.to_move();
         match savefile::save(Path::new(&file), &names, &fen) {
             Ok(()) => {
-                self.current().saved = true;
+                let current = self.current();
+                current.saved = true;
+                current.file = Some(file.clone());
                 let line = format!("Saved to {file}. {} moves next.", self.who(player));
                 Ok(self.say(&line)?)
             }
