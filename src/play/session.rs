@@ -722,4 +722,23 @@ mod tests {
             "Ben (o), your move (1-7, u, h, s, q): \nEnd of input: the game was not saved.\n"
         ));
     }
+
+    #[test]
+    fn colour_only_where_allowed() {
+        let play = |colour_allowed| {
+            let options = PlayOptions {
+                names: vec!["Ann".into(), "Ben".into()],
+                style: BoardStyle::Colour,
+                colour_allowed,
+                ..PlayOptions::default()
+            };
+            let mut out = Vec::new();
+            run(&b"n\n4\n"[..], &mut out, options).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let coloured = play(true);
+        assert!(coloured.contains(" .  .  .  \x1b[1;31mx\x1b[0m  .  .  ."));
+        let plain = play(false);
+        assert!(!plain.contains('\x1b') && plain.contains("  |   |   |   | x |   |   |   |"));
+    }
 }
