@@ -463,6 +463,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 Answer::Save => self.save()?,
                 Answer::Quit => return Err(Halt::Quit),
                 Answer::Empty => self.refuse("Nothing was entered.", width)?,
+                // Digits too many for any number are still a column far off the board.
+                Answer::Unknown(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
+                    self.refuse(&format!("Column {text} is off the board."), width)?
+                }
                 Answer::Unknown(text) => {
                     self.refuse(&format!("'{text}' is not a column or a command."), width)?
                 }
@@ -605,9 +609,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 };
                 self.say(&cheer)?;
             }
-            Outcome::Draw(DrawReason::BoardFull) => {
-                self.say("Draw! The board is full and nobody connected.")?
-            }
+            Outcome::Draw(DrawReason::BoardFull) => self.say(&format!(
+                "Draw! The board is full and nobody connected {}.",
+                variant.connect()
+            ))?,
             Outcome::Draw(DrawReason::NoLineLeft) => self.say(&format!(
                 "Draw! Nobody can connect {} any more, so the game ends early with {} empty cells.",
                 variant.connect(),
