@@ -82,19 +82,12 @@ pub fn run(input: impl BufRead, output: impl Write, options: PlayOptions) -> io:
     let result = session.menu();
     let last = match result {
         Ok(()) | Err(Halt::Quit) => "Thanks for playing!",
-        Err(Halt::EndOfInput) => match &session.game {
-            Some(Current {
-                saved: false,
-                file: Some(file),
-                ..
-            }) => &format!(
-                "End of input: the moves since the game was saved to {file} were not saved."
-            ),
-            Some(Current { saved: false, .. }) => "End of input: the game was not saved.",
-            Some(Current {
-                file: Some(file), ..
-            }) => &format!("End of input: the game is saved in {file}."),
-            Some(_) => "End of input: the game was not saved.",
+        Err(Halt::EndOfInput) => match session.game.as_ref().map(|c| &c.file) {
+            Some(File::None) => "End of input: the game was not saved.",
+            Some(File::Same(file)) => &format!("End of input: the game is saved in {file}."),
+            Some(File::Behind(file)) => {
+                &format!("End of input: the moves since {file} were not saved.")
+            }
             None => "End of input. Goodbye!",
         },
         Err(Halt::Io(e)) => return Err(e),
@@ -107,10 +100,27 @@ pub fn run(input: impl BufRead, output: impl Write, options: PlayOptions) -> io:
 struct Current {
     game: Game,
     names: Vec<String>,
-    /// Whether the position is the one in `file`.
-    saved: bool,
-    /// The file the game was last saved to or loaded from.
-    file: Option<String>,
+    /// How the game stands to the file it was last saved to or loaded from.
+    file: File,
+}
+
+/// The file behind a game, by name.
+enum File {
+    /// The game has not been saved or loaded.
+    None,
+    /// The file holds the position on the board.
+    Same(String),
+    /// Moves were played or taken back since the file was written or read.
+    Behind(String),
+}
+
+impl Current {
+    /// Notes that the position changed.
+    fn changed(&mut self) {
+        if let File::Same(file) = &self.file {
+            self.file = File::Behind(file.clone());
+        }
+    }
 }
 
 struct Session<R, W> {
@@ -332,8 +342,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let current = Current {
             game,
             names,
-            saved: file.is_some(),
-            file: file.map(String::from),
+            file: file.map_or(File::None, |f| File::Same(f.to_string())),
         };
         let title = file.map_or_else(|| "New game".to_string(), |f| format!("Loaded {f}"));
         self.say(&format!("\n{title}: {}", self.opening(&current)))?;
@@ -405,7 +414,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             .game
             .play(choice.column)
             .expect("the engine chooses legal columns");
-        current.saved = false;
+        current.changed();
         let line = format!(
             "{} plays column {}.",
             self.who(game.to_move()),
@@ -435,7 +444,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                         .and_then(|column| current.game.play(column));
                     match played {
                         Ok(_) => {
-                            current.saved = false;
+                            current.changed();
                             return Ok(());
                         }
                         Err(e) => {
@@ -520,7 +529,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 self.column_name(column.number() as u64)
             ));
         }
-        self.current().saved = false;
+        self.current().changed();
         self.say(&format!("Took back {}.", taken.join(", then ")))?;
         Ok(true)
     }
@@ -566,9 +575,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let player = current.game.to_move();
         match savefile::save(Path::new(&file), &names, &fen) {
             Ok(()) => {
-                let current = self.current();
-                current.saved = true;
-                current.file = Some(file.clone());
+                self.current().file = File::Same(file.clone());
                 let line = format!("Saved to {file}. {} moves next.", self.who(player));
                 Ok(self.say(&line)?)
             }
