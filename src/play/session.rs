@@ -43,9 +43,13 @@ impl From<io::Error> for Halt {
 enum Answer {
     /// A column, 1-based, not yet checked against the board.
     Column(u64),
+    /// `u`: take back the last move of a person and the computer's moves after it.
     Undo,
+    /// `h`: suggest a column.
     Hint,
+    /// `s`: save to a file, then ask the same player again.
     Save,
+    /// `q`: stop playing.
     Quit,
     /// Nothing typed.
     Empty,
@@ -376,6 +380,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         )
     }
 
+    /// The game being played; only called from within [`Session::play`].
     fn current(&mut self) -> &mut Current {
         self.game
             .as_mut()
