@@ -9,8 +9,8 @@ use std::io::{self, BufWriter, IsTerminal};
 use std::process::ExitCode;
 
 pub use options::{
-    check_name, level_name, parse_level, BoardStyle, PlayOptions, SettingError, MAX_LOOKAHEAD,
-    MAX_NAME_CHARS, SETTINGS,
+    check_name, level_name, parse_level, BoardStyle, ColumnNames, PlayOptions, SettingError,
+    MAX_LOOKAHEAD, MAX_NAME_CHARS, SETTINGS,
 };
 pub use session::run;
 
@@ -18,7 +18,8 @@ pub use session::run;
 pub const USAGE: &str = "usage: c4 play [SETTINGS]
 
 Plays Connect Four in the terminal: a menu, then games between people and the computer.
-Every setting can also be changed from the menu (s = setup) by typing it without the dashes.
+Every setting can also be changed from the menu (s = setup) by typing it without the dashes
+(width 9, computer o=perfect, columns letters).
 
   --width N              board width, 1-16 (default 7)
   --height N             board height, 1-16 (default 6)
@@ -31,7 +32,11 @@ Every setting can also be changed from the menu (s = setup) by typing it without
                          give it once per computer player
   --style STYLE          grid, dots, letters, pipes or colour (colour: dots with coloured tokens
                          on a terminal when NO_COLOR is unset; grid otherwise)
-  --letters              name columns A-P in prompts and messages instead of 1-16
+  --columns NAMING       numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4
+                         and the pipes layout count): how prompts and messages name columns
+                         and, for from-zero, how typed numbers are read
+  --letters              short for --columns letters
+  --from-zero            short for --columns from-zero
   --early-draw on|off    end the game as soon as nobody can complete a line (default on)
   --seed N               seed for the computer's random choices (default: from the clock on a
                          terminal, 0 when standard input is not a terminal)

@@ -42,6 +42,39 @@ impl BoardStyle {
     }
 }
 
+/// How columns are named in prompts and messages, and how typed numbers are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnNames {
+    /// `1` to `16`, as S0, S1 and the protocol count.
+    Numbers,
+    /// `A` to `P`, as S2 names them (numbers are still read too).
+    Letters,
+    /// `0` to `15`, as S4 counts them and the `pipes` layout labels them; typed numbers are read
+    /// from 0 as well.
+    FromZero,
+}
+
+impl ColumnNames {
+    /// `numbers`, `letters` or `from-zero`.
+    pub fn from_name(name: &str) -> Option<ColumnNames> {
+        match name {
+            "numbers" => Some(ColumnNames::Numbers),
+            "letters" => Some(ColumnNames::Letters),
+            "from-zero" => Some(ColumnNames::FromZero),
+            _ => None,
+        }
+    }
+
+    /// The name [`ColumnNames::from_name`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColumnNames::Numbers => "numbers",
+            ColumnNames::Letters => "letters",
+            ColumnNames::FromZero => "from-zero",
+        }
+    }
+}
+
 /// A setting that cannot be taken, in words for the person who typed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingError(String);
@@ -76,8 +109,8 @@ pub struct PlayOptions {
     pub computers: Vec<(char, Level)>,
     /// How the board is drawn.
     pub style: BoardStyle,
-    /// Whether prompts and messages name columns by letter (`A`-`P`) rather than number.
-    pub letters: bool,
+    /// How columns are named and typed numbers read.
+    pub columns: ColumnNames,
     /// Whether a game ends in a draw as soon as nobody can complete a line.
     pub early_draw: bool,
     /// Seed of the computer players' random choices (0 when not given).
@@ -104,7 +137,7 @@ impl Default for PlayOptions {
             names: Vec::new(),
             computers: Vec::new(),
             style: BoardStyle::Layout(Style::Grid),
-            letters: false,
+            columns: ColumnNames::Numbers,
             early_draw: true,
             seed: None,
             fen: None,
@@ -126,7 +159,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("computer", "TOKEN=LEVEL"),
     ("human", "TOKEN"),
     ("style", "grid|dots|letters|pipes|colour"),
-    ("letters", "on|off"),
+    ("columns", "numbers|letters|from-zero"),
     ("early-draw", "on|off"),
     ("seed", "N"),
     ("fen", "FEN|none"),
@@ -135,7 +168,8 @@ pub const SETTINGS: &[(&str, &str)] = &[
 
 impl PlayOptions {
     /// Options from `c4 play`'s flags, checked. Each setting is `--name VALUE` or
-    /// `--name=VALUE`; `--letters` alone means `--letters on`.
+    /// `--name=VALUE`; `--letters` and `--from-zero` are short for `--columns letters` and
+    /// `--columns from-zero`.
     pub fn from_args(args: &[String]) -> Result<PlayOptions, SettingError> {
         let mut options = PlayOptions::default();
         let mut players_given = None;
@@ -150,13 +184,15 @@ impl PlayOptions {
                 Some((key, value)) => (key, Some(value.to_string())),
                 None => (flag, None),
             };
-            let value = match (inline, key) {
-                (Some(value), _) => value,
-                (None, "letters") => "on".to_string(),
-                (None, _) => args
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| error(format!("--{key} needs a value")))?,
+            let (key, value) = match (inline, key) {
+                (None, "letters" | "from-zero") => ("columns", key.to_string()),
+                (Some(value), _) => (key, value),
+                (None, _) => (
+                    key,
+                    args.next()
+                        .cloned()
+                        .ok_or_else(|| error(format!("--{key} needs a value")))?,
+                ),
             };
             if key == "players" {
                 players_given = Some(value.clone());
@@ -221,7 +257,13 @@ impl PlayOptions {
                     ))
                 })?;
             }
-            "letters" => self.letters = on_off(value)?,
+            "columns" => {
+                self.columns = ColumnNames::from_name(value).ok_or_else(|| {
+                    error(format!(
+                        "unknown column naming '{value}'; expected numbers, letters or from-zero"
+                    ))
+                })?;
+            }
             "early-draw" => self.early_draw = on_off(value)?,
             "seed" => {
                 let seed = value
@@ -426,8 +468,10 @@ mod tests {
             )]
         );
         assert_eq!(o.style, BoardStyle::Layout(Style::Dots));
-        assert!(o.letters && !o.early_draw);
+        assert!(o.columns == ColumnNames::Letters && !o.early_draw);
         assert_eq!(o.seed, Some(7));
+        let o = PlayOptions::from_args(&args("--from-zero")).unwrap();
+        assert_eq!(o.columns, ColumnNames::FromZero);
     }
 
     #[test]

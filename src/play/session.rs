@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
-use super::options::{check_name, level_name, BoardStyle, PlayOptions, SETTINGS};
+use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
 use crate::engine::{self, perfect, Level, Rng, HEURISTIC_PLIES};
 use crate::notation::{fen_of, parse_column, render, Style};
 use crate::protocol::savefile;
@@ -58,16 +58,25 @@ enum Answer {
 }
 
 /// Reads one answer at a turn. The single letters `u`, `h`, `s` and `q` (any case) are commands
-/// even on boards wide enough to have a column `h`; that column is then typed as `8`.
-fn parse_answer(text: &str, width: usize) -> Answer {
+/// even on boards wide enough to have a column `h`; that column is then typed as a number.
+/// Numbers count from 0 when `columns` says so; letters always start at `a` = column 1.
+fn parse_answer(text: &str, width: usize, columns: ColumnNames) -> Answer {
     match text.to_ascii_lowercase().as_str() {
         "" => Answer::Empty,
         "u" | "undo" => Answer::Undo,
         "h" | "hint" => Answer::Hint,
         "s" | "save" => Answer::Save,
         "q" | "quit" => Answer::Quit,
-        _ => parse_column(text, width)
-            .map_or_else(|_| Answer::Unknown(text.to_string()), Answer::Column),
+        _ => match parse_column(text, width) {
+            Ok(n)
+                if columns == ColumnNames::FromZero && text.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                n.checked_add(1)
+                    .map_or_else(|| Answer::Unknown(text.to_string()), Answer::Column)
+            }
+            Ok(n) => Answer::Column(n),
+            Err(_) => Answer::Unknown(text.to_string()),
+        },
     }
 }
 
@@ -312,13 +321,13 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn settings_summary(&self) -> String {
         let o = &self.options;
         let mut text = format!(
-            "Settings: {}x{} board, connect {}, early draw {}, style {}, columns as {}, seed {}",
+            "Settings: {}x{} board, connect {}, early draw {}, style {}, columns {}, seed {}",
             o.width,
             o.height,
             o.connect,
             if o.early_draw { "on" } else { "off" },
             o.style.name(),
-            if o.letters { "letters" } else { "numbers" },
+            o.columns.name(),
             o.seed.unwrap_or(0),
         );
         if let Some(fen) = &o.fen {
@@ -440,7 +449,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 self.column_range(width)
             );
             let text = self.ask(&prompt)?;
-            match parse_answer(&text, width) {
+            match parse_answer(&text, width, self.options.columns) {
                 Answer::Column(number) => {
                     let current = self.current();
                     let played = current
@@ -494,7 +503,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let mut line = format!(
             "{problem} Enter a column {range}, u to undo, h for a hint, s to save, q to quit."
         );
-        if self.options.letters && width >= 8 {
+        if self.options.columns == ColumnNames::Letters && width >= 8 {
             line.push_str(" (Type column H as 8: h asks for a hint.)");
         }
         self.say(&line)
@@ -645,10 +654,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
         )
     }
 
-    /// A 1-based column as people are shown it: `4`, or `D` with letters on.
+    /// A 1-based column as people are shown it: `4`, `D` or (from zero) `3`.
     fn column_name(&self, number: u64) -> String {
-        match number {
-            1..=16 if self.options.letters => ((b'A' + number as u8 - 1) as char).to_string(),
+        match (self.options.columns, number) {
+            (ColumnNames::Letters, 1..=16) => ((b'A' + number as u8 - 1) as char).to_string(),
+            (ColumnNames::FromZero, 1..) => (number - 1).to_string(),
             _ => number.to_string(),
         }
     }
@@ -716,12 +726,21 @@ mod tests {
 
     #[test]
     fn answers() {
-        assert_eq!(parse_answer("4", 7), Answer::Column(4));
-        assert_eq!(parse_answer("D", 7), Answer::Column(4));
-        assert_eq!(parse_answer("H", 9), Answer::Hint);
-        assert_eq!(parse_answer("q", 7), Answer::Quit);
-        assert_eq!(parse_answer("", 7), Answer::Empty);
-        assert_eq!(parse_answer("4d", 7), Answer::Unknown("4d".into()));
+        let numbers = |text| parse_answer(text, 7, ColumnNames::Numbers);
+        assert_eq!(numbers("4"), Answer::Column(4));
+        assert_eq!(numbers("D"), Answer::Column(4));
+        assert_eq!(parse_answer("H", 9, ColumnNames::Letters), Answer::Hint);
+        assert_eq!(numbers("q"), Answer::Quit);
+        assert_eq!(numbers(""), Answer::Empty);
+        assert_eq!(numbers("4d"), Answer::Unknown("4d".into()));
+        assert_eq!(
+            parse_answer("0", 7, ColumnNames::FromZero),
+            Answer::Column(1)
+        );
+        assert_eq!(
+            parse_answer("d", 7, ColumnNames::FromZero),
+            Answer::Column(4)
+        );
     }
 
     #[test]
