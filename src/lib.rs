@@ -8,6 +8,7 @@
 pub mod batch;
 pub mod engine;
 pub mod notation;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod solver;

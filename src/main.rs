@@ -9,12 +9,17 @@ use c4::batch::{run_batch_solve, run_bench, BatchMode, BatchOptions, BenchOption
 use c4::protocol::{self, Exit, Options};
 
 const USAGE: &str = "usage: c4 [--strict]
+       c4 play [SETTINGS]
        c4 solve [--analyze | --weak]
        c4 bench [--step N] [--limit N] [FILE...]
 
 c4 [--strict]
   Reads protocol commands from standard input, one per line, and writes one reply per command
   to standard output (see protocol.md). --strict: exit with status 1 at the first failed command.
+
+c4 play [SETTINGS]
+  Plays Connect Four in the terminal, against people or the computer; c4 play --help lists the
+  settings.
 
 c4 solve [--analyze | --weak]
   Reads one 7x6 move sequence per line (columns 1-7 run together, e.g. 4453) and writes
@@ -103,6 +108,9 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("play") {
+        return c4::play::main_with_args(&args[1..]);
+    }
     let mode = match parse_args(&args) {
         Ok(mode) => mode,
         Err(message) => {

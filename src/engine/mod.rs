@@ -115,6 +115,15 @@ impl TieBreak {
         }
     }
 
+    /// The word `from_name` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            TieBreak::Left => "left",
+            TieBreak::Right => "right",
+            TieBreak::Random => "random",
+        }
+    }
+
     /// Picks one of `columns` (not empty).
     pub fn pick(self, columns: &[Column], rng: &mut Rng) -> Column {
         match self {

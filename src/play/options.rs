@@ -1,0 +1,506 @@
+//! `c4 play`'s settings: read from flags (`--width 9`) or typed in the setup menu (`width 9`),
+//! both through [`PlayOptions::apply`], and checked by building the variant and start position
+//! the rules would play. Nothing here reads or writes a terminal.
+
+use std::fmt;
+
+use crate::engine::{Level, TieBreak};
+use crate::notation::{parse_moves, Fen, Style};
+use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
+use crate::rules::{Game, Player, Token, Variant};
+
+/// The deepest look-ahead a computer player may be given (7^8 positions on the standard board).
+pub const MAX_LOOKAHEAD: u32 = 8;
+/// The longest player name.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// How the board is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardStyle {
+    /// One of the source programs' layouts.
+    Layout(Style),
+    /// The `dots` layout with each player's tokens in their own colour; drawn as `grid` when
+    /// standard output is not a terminal or `NO_COLOR` is set.
+    Colour,
+}
+
+impl BoardStyle {
+    /// The style called `name`: a layout name or `colour` (or `color`).
+    pub fn from_name(name: &str) -> Option<BoardStyle> {
+        match name {
+            "colour" | "color" => Some(BoardStyle::Colour),
+            _ => Style::from_name(name).map(BoardStyle::Layout),
+        }
+    }
+
+    /// The style's name, as [`BoardStyle::from_name`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardStyle::Layout(style) => style.name(),
+            BoardStyle::Colour => "colour",
+        }
+    }
+}
+
+/// How columns are named in prompts and messages, and how typed numbers are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnNames {
+    /// `1` to `16`, as S0, S1 and the protocol count.
+    Numbers,
+    /// `A` to `P`, as S2 names them (numbers are still read too).
+    Letters,
+    /// `0` to `15`, as S4 counts them and the `pipes` layout labels them; typed numbers are read
+    /// from 0 as well.
+    FromZero,
+}
+
+impl ColumnNames {
+    /// `numbers`, `letters` or `from-zero`.
+    pub fn from_name(name: &str) -> Option<ColumnNames> {
+        match name {
+            "numbers" => Some(ColumnNames::Numbers),
+            "letters" => Some(ColumnNames::Letters),
+            "from-zero" => Some(ColumnNames::FromZero),
+            _ => None,
+        }
+    }
+
+    /// The name [`ColumnNames::from_name`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColumnNames::Numbers => "numbers",
+            ColumnNames::Letters => "letters",
+            ColumnNames::FromZero => "from-zero",
+        }
+    }
+}
+
+/// A setting that cannot be taken, in words for the person who typed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingError(String);
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+fn error(text: impl Into<String>) -> SettingError {
+    SettingError(text.into())
+}
+
+/// Everything `c4 play` can be told before a game starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// How many in a row win.
+    pub connect: usize,
+    /// Tokens in turn order; their number is the number of players.
+    pub tokens: Vec<char>,
+    /// Names given in advance, in turn order; players past the end are asked (people) or called
+    /// `Computer` (the computer).
+    pub names: Vec<String>,
+    /// The players the computer plays, by token, and how well.
+    pub computers: Vec<(char, Level)>,
+    /// How the board is drawn.
+    pub style: BoardStyle,
+    /// How columns are named and typed numbers read.
+    pub columns: ColumnNames,
+    /// Whether a game ends in a draw as soon as nobody can complete a line.
+    pub early_draw: bool,
+    /// Seed of the computer players' random choices (0 when not given).
+    pub seed: Option<u64>,
+    /// The position new games start from (the FEN sets the board size).
+    pub fen: Option<String>,
+    /// Moves played from the start position before a new game begins (`4453`, `d d e c`).
+    pub moves: Option<String>,
+    /// Whether each answer read is written after its prompt, so that a transcript of piped input
+    /// reads like a terminal session.
+    pub echo: bool,
+    /// Whether the terminal may be given colour (see [`BoardStyle::Colour`]).
+    pub colour_allowed: bool,
+}
+
+impl Default for PlayOptions {
+    /// The standard game, two people, grid layout, numbered columns, no echo, no colour.
+    fn default() -> Self {
+        PlayOptions {
+            width: STANDARD_WIDTH,
+            height: STANDARD_HEIGHT,
+            connect: STANDARD_CONNECT,
+            tokens: STANDARD_TOKENS.to_vec(),
+            names: Vec::new(),
+            computers: Vec::new(),
+            style: BoardStyle::Layout(Style::Grid),
+            columns: ColumnNames::Numbers,
+            early_draw: true,
+            seed: None,
+            fen: None,
+            moves: None,
+            echo: false,
+            colour_allowed: false,
+        }
+    }
+}
+
+/// The setting names, as flags (`--width`) and as setup lines (`width`), with what they take.
+pub const SETTINGS: &[(&str, &str)] = &[
+    ("width", "N"),
+    ("height", "N"),
+    ("connect", "N"),
+    ("players", "N"),
+    ("tokens", "XOA"),
+    ("names", "Ann,Ben"),
+    ("computer", "TOKEN=LEVEL"),
+    ("human", "TOKEN"),
+    ("style", "grid|dots|letters|pipes|colour"),
+    ("columns", "numbers|letters|from-zero"),
+    ("early-draw", "on|off"),
+    ("seed", "N"),
+    ("fen", "FEN|none"),
+    ("moves", "MOVES|none"),
+];
+
+impl PlayOptions {
+    /// Options from `c4 play`'s flags, checked. Each setting is `--name VALUE` or
+    /// `--name=VALUE`; `--letters` and `--from-zero` are short for `--columns letters` and
+    /// `--columns from-zero`.
+    pub fn from_args(args: &[String]) -> Result<PlayOptions, SettingError> {
+        let mut options = PlayOptions::default();
+        let mut players_given = None;
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            let Some(flag) = arg.strip_prefix("--") else {
+                return Err(error(format!(
+                    "unexpected argument '{arg}'; settings are flags such as --width 9"
+                )));
+            };
+            let (key, inline) = match flag.split_once('=') {
+                Some((key, value)) => (key, Some(value.to_string())),
+                None => (flag, None),
+            };
+            let (key, value) = match (inline, key) {
+                (None, "letters" | "from-zero") => ("columns", key.to_string()),
+                (Some(value), _) => (key, value),
+                (None, _) => (
+                    key,
+                    args.next()
+                        .cloned()
+                        .ok_or_else(|| error(format!("--{key} needs a value")))?,
+                ),
+            };
+            if key == "players" {
+                players_given = Some(value.clone());
+            }
+            options
+                .apply(key, &value)
+                .map_err(|e| error(format!("--{key}: {e}")))?;
+        }
+        if let Some(players) = players_given {
+            if players != options.tokens.len().to_string() {
+                return Err(error(format!(
+                    "--players {players} and --tokens {} disagree",
+                    options.tokens.iter().collect::<String>()
+                )));
+            }
+        }
+        options.check()?;
+        Ok(options)
+    }
+
+    /// Changes one setting by name (a name from [`SETTINGS`]). Only the value's form is checked
+    /// here; [`PlayOptions::check`] checks the whole.
+    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
+        match key {
+            "width" => self.width = number(value)?,
+            "height" => self.height = number(value)?,
+            "connect" => self.connect = number(value)?,
+            "players" => {
+                let n = number(value)?;
+                if n != self.tokens.len() {
+                    let tokens = Variant::default_tokens(n).map_err(|e| error(e.to_string()))?;
+                    self.tokens = tokens.iter().map(|t| t.as_char()).collect();
+                }
+                self.names.truncate(n);
+            }
+            "tokens" => {
+                self.tokens = value.chars().collect();
+                self.names.truncate(self.tokens.len());
+            }
+            "names" => {
+                self.names = value.split(',').map(|n| n.trim().to_string()).collect();
+            }
+            "computer" => {
+                let (token, level) = value.split_once('=').ok_or_else(|| {
+                    error(format!(
+                        "expected TOKEN=LEVEL, e.g. o=perfect, got '{value}'"
+                    ))
+                })?;
+                let token = one_char(token)?;
+                let level = parse_level(level)?;
+                self.computers.retain(|&(t, _)| t != token);
+                self.computers.push((token, level));
+            }
+            "human" => {
+                let token = one_char(value)?;
+                self.computers.retain(|&(t, _)| t != token);
+            }
+            "style" => {
+                self.style = BoardStyle::from_name(value).ok_or_else(|| {
+                    error(format!(
+                        "unknown style '{value}'; styles: grid, dots, letters, pipes, colour"
+                    ))
+                })?;
+            }
+            "columns" => {
+                self.columns = ColumnNames::from_name(value).ok_or_else(|| {
+                    error(format!(
+                        "unknown column naming '{value}'; expected numbers, letters or from-zero"
+                    ))
+                })?;
+            }
+            "early-draw" => self.early_draw = on_off(value)?,
+            "seed" => {
+                let seed = value
+                    .parse()
+                    .map_err(|_| error(format!("expected a whole number, got '{value}'")))?;
+                self.seed = Some(seed);
+            }
+            "fen" => self.fen = (value != "none").then(|| value.to_string()),
+            "moves" => self.moves = (value != "none").then(|| value.to_string()),
+            _ => {
+                let known: Vec<&str> = SETTINGS.iter().map(|(name, _)| *name).collect();
+                return Err(error(format!(
+                    "unknown setting '{key}'; settings: {}",
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the settings make a game: a valid variant, names for players that exist,
+    /// computers that are players, and a start position the rules accept.
+    pub fn check(&self) -> Result<(), SettingError> {
+        self.start().map(|_| ())
+    }
+
+    /// The variant the settings describe.
+    pub fn variant(&self) -> Result<Variant, SettingError> {
+        let tokens = self
+            .tokens
+            .iter()
+            .map(|&c| Token::new(c))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| error(e.to_string()))?;
+        Variant::new(
+            self.width,
+            self.height,
+            self.connect,
+            tokens,
+            self.early_draw,
+        )
+        .map_err(|e| error(e.to_string()))
+    }
+
+    /// The position a new game starts from: the FEN (or the empty board), then the moves.
+    pub fn start(&self) -> Result<Game, SettingError> {
+        let variant = self.variant()?;
+        if self.names.len() > variant.players() {
+            return Err(error(format!(
+                "{} names for {} players",
+                self.names.len(),
+                variant.players()
+            )));
+        }
+        for name in &self.names {
+            check_name(name)?;
+        }
+        for &(token, _) in &self.computers {
+            if variant.player_of(token).is_none() {
+                return Err(error(format!(
+                    "no player has the token '{token}' (tokens: {})",
+                    self.tokens.iter().collect::<String>()
+                )));
+            }
+        }
+        let mut game = match &self.fen {
+            Some(text) => Fen::parse(text)
+                .and_then(|fen| fen.to_game(&variant))
+                .map_err(|e| error(e.to_string()))?,
+            None => Game::new(variant),
+        };
+        if let Some(text) = &self.moves {
+            let width = game.variant().width();
+            let numbers = parse_moves(text, width).map_err(|e| error(format!("moves: {e}")))?;
+            for (i, n) in numbers.into_iter().enumerate() {
+                game.column(n)
+                    .and_then(|column| game.play(column))
+                    .map_err(|e| error(format!("moves: move {}: {e}", i + 1)))?;
+            }
+        }
+        Ok(game)
+    }
+
+    /// The level of `player` if the computer plays it.
+    pub fn computer_level(&self, variant: &Variant, player: Player) -> Option<Level> {
+        let token = variant.token(player).as_char();
+        self.computers
+            .iter()
+            .find(|&&(t, _)| t == token)
+            .map(|&(_, level)| level)
+    }
+}
+
+/// A name someone can be called by: not empty, at most [`MAX_NAME_CHARS`] characters, no
+/// control characters (a saved game keeps one name per line).
+pub fn check_name(name: &str) -> Result<(), SettingError> {
+    if name.trim().is_empty() {
+        return Err(error("a name cannot be empty"));
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(error(format!(
+            "a name has at most {MAX_NAME_CHARS} characters"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(error("a name cannot contain control characters"));
+    }
+    Ok(())
+}
+
+fn number(value: &str) -> Result<usize, SettingError> {
+    value
+        .parse()
+        .map_err(|_| error(format!("expected a number, got '{value}'")))
+}
+
+fn on_off(value: &str) -> Result<bool, SettingError> {
+    match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(error(format!("expected on or off, got '{value}'"))),
+    }
+}
+
+fn one_char(value: &str) -> Result<char, SettingError> {
+    let mut chars = value.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(error(format!("a token is one character, got '{value}'"))),
+    }
+}
+
+/// A computer level: `random`, `lookahead:N` with an optional `:left|right|random` tie-break
+/// (left when not given), or `perfect`.
+pub fn parse_level(text: &str) -> Result<Level, SettingError> {
+    let bad = || {
+        error(format!(
+            "unknown level '{text}'; levels: random, lookahead:N[:left|right|random] (N 1-{MAX_LOOKAHEAD}), perfect"
+        ))
+    };
+    let mut parts = text.split(':');
+    let level = match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some("random"), None, _, _) => Level::Random,
+        (Some("perfect"), None, _, _) => Level::Perfect,
+        (Some("lookahead"), Some(plies), tie_break, None) => {
+            let plies: u32 = plies.parse().map_err(|_| bad())?;
+            if !(1..=MAX_LOOKAHEAD).contains(&plies) {
+                return Err(bad());
+            }
+            let tie_break = match tie_break {
+                None => TieBreak::Left,
+                Some(name) => TieBreak::from_name(name).ok_or_else(bad)?,
+            };
+            Level::Lookahead { plies, tie_break }
+        }
+        _ => return Err(bad()),
+    };
+    Ok(level)
+}
+
+/// A level in words, as the game's opening line shows it.
+pub fn level_name(level: Level) -> String {
+    match level {
+        Level::Random => "random".to_string(),
+        Level::Lookahead { plies, tie_break } => {
+            format!("lookahead {plies}, ties {}", tie_break.name())
+        }
+        Level::Perfect => "perfect".to_string(),
+        Level::Heuristic { plies } => format!("heuristic {plies}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn flags_set_everything() {
+        let o = PlayOptions::from_args(&args(
+            "--width 9 --height=7 --connect 5 --tokens XYZ --names Ann,Ben --computer Z=lookahead:3:right --style dots --letters --seed 7 --early-draw off",
+        ))
+        .unwrap();
+        assert_eq!((o.width, o.height, o.connect), (9, 7, 5));
+        assert_eq!(o.tokens, vec!['X', 'Y', 'Z']);
+        assert_eq!(o.names, vec!["Ann", "Ben"]);
+        assert_eq!(
+            o.computers,
+            vec![(
+                'Z',
+                Level::Lookahead {
+                    plies: 3,
+                    tie_break: TieBreak::Right
+                }
+            )]
+        );
+        assert_eq!(o.style, BoardStyle::Layout(Style::Dots));
+        assert!(o.columns == ColumnNames::Letters && !o.early_draw);
+        assert_eq!(o.seed, Some(7));
+        let o = PlayOptions::from_args(&args("--from-zero")).unwrap();
+        assert_eq!(o.columns, ColumnNames::FromZero);
+    }
+
+    #[test]
+    fn bad_flags_say_what_is_wrong() {
+        let fail = |text| PlayOptions::from_args(&args(text)).unwrap_err().to_string();
+        assert_eq!(fail("--width"), "--width needs a value");
+        assert_eq!(fail("--width x"), "--width: expected a number, got 'x'");
+        assert_eq!(
+            fail("--width 17"),
+            "a board width must be from 1 to 16, got 17"
+        );
+        assert_eq!(
+            fail("--players 3 --tokens XY"),
+            "--players 3 and --tokens XY disagree"
+        );
+        assert_eq!(
+            fail("--computer z=random"),
+            "no player has the token 'z' (tokens: xo)"
+        );
+        assert!(fail("--computer o=lookahead:9").starts_with("--computer: unknown level"));
+        assert!(fail("--bogus 1").starts_with("--bogus: unknown setting 'bogus'"));
+        assert!(fail("play").starts_with("unexpected argument 'play'"));
+        assert_eq!(fail("--moves 4444444"), "moves: move 7: column 4 is full");
+    }
+
+    #[test]
+    fn players_keep_matching_tokens_and_names() {
+        let mut o = PlayOptions::from_args(&args("--names A,B")).unwrap();
+        o.apply("players", "3").unwrap();
+        assert_eq!(o.tokens, vec!['x', 'o', 'a']);
+        o.apply("tokens", "XY").unwrap();
+        o.apply("players", "2").unwrap();
+        assert_eq!(o.tokens, vec!['X', 'Y']);
+        assert_eq!(o.names, vec!["A", "B"]);
+    }
+}

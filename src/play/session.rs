@@ -1,0 +1,780 @@
+//! The conversation of `c4 play`: the menu, setup, loading, and each game turn by turn, with
+//! every prompt and message. Answers are parsed into [`Answer`] and run by one `match`.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+
+use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
+use crate::engine::{self, perfect, Level, Rng, HEURISTIC_PLIES};
+use crate::notation::{fen_of, parse_column, render, Style};
+use crate::protocol::savefile;
+use crate::rules::{Direction, DrawReason, Game, MoveError, Outcome, Player};
+use crate::solver::{Limits, Solver};
+
+/// Table size of the solver behind perfect play and hints: 2^22 entries, 32 MB.
+const SOLVER_TABLE_BITS: u32 = 22;
+/// Positions the solver may search for one move or hint before the heuristic decides instead.
+/// A node count, not a time, so that the same input always gives the same game.
+const SOLVER_NODE_LIMIT: u64 = 20_000_000;
+/// The longest answer line kept, in bytes; longer ones are read to their end and refused.
+const MAX_ANSWER_BYTES: usize = 1024;
+/// Colours of the players' tokens in the colour style (ANSI bold foreground colours).
+const PALETTE: [u8; 8] = [31, 33, 34, 32, 35, 36, 91, 94];
+
+/// Why the conversation stops before the player asks for the menu again.
+enum Halt {
+    /// The player typed `q`.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+    /// Writing or reading failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Halt {
+    fn from(e: io::Error) -> Self {
+        Halt::Io(e)
+    }
+}
+
+/// One answer at a player's turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Answer {
+    /// A column, 1-based, not yet checked against the board.
+    Column(u64),
+    /// `u`: take back the last move of a person and the computer's moves after it.
+    Undo,
+    /// `h`: suggest a column.
+    Hint,
+    /// `s`: save to a file, then ask the same player again.
+    Save,
+    /// `q`: stop playing.
+    Quit,
+    /// Nothing typed.
+    Empty,
+    /// Anything else, as typed.
+    Unknown(String),
+}
+
+/// Reads one answer at a turn. The single letters `u`, `h`, `s` and `q` (any case) are commands
+/// even on boards wide enough to have a column `h`; that column is then typed as a number.
+/// Numbers count from 0 when `columns` says so; letters always start at `a` = column 1.
+fn parse_answer(text: &str, width: usize, columns: ColumnNames) -> Answer {
+    match text.to_ascii_lowercase().as_str() {
+        "" => Answer::Empty,
+        "u" | "undo" => Answer::Undo,
+        "h" | "hint" => Answer::Hint,
+        "s" | "save" => Answer::Save,
+        "q" | "quit" => Answer::Quit,
+        _ => match parse_column(text, width) {
+            Ok(n)
+                if columns == ColumnNames::FromZero && text.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                n.checked_add(1)
+                    .map_or_else(|| Answer::Unknown(text.to_string()), Answer::Column)
+            }
+            Ok(n) => Answer::Column(n),
+            Err(_) => Answer::Unknown(text.to_string()),
+        },
+    }
+}
+
+/// Runs `c4 play` on `input` and `output` until the player quits or the input ends. Prompts end
+/// without a newline and are flushed; with `options.echo` each answer is written after its prompt.
+pub fn run(input: impl BufRead, output: impl Write, options: PlayOptions) -> io::Result<()> {
+    let rng = Rng::new(options.seed.unwrap_or(0));
+    let mut session = Session {
+        input,
+        output,
+        options,
+        rng,
+        solver: None,
+        game: None,
+    };
+    let result = session.menu();
+    let last = match result {
+        Ok(()) | Err(Halt::Quit) => "Thanks for playing!",
+        Err(Halt::EndOfInput) => match session.game.as_ref().map(|c| &c.file) {
+            Some(File::None) => "End of input: the game was not saved.",
+            Some(File::Same(file)) => &format!("End of input: the game is saved in {file}."),
+            Some(File::Behind(file)) => {
+                &format!("End of input: the moves since {file} were not saved.")
+            }
+            None => "End of input. Goodbye!",
+        },
+        Err(Halt::Io(e)) => return Err(e),
+    };
+    writeln!(session.output, "{last}")?;
+    session.output.flush()
+}
+
+/// The game being played, with the names of its players.
+struct Current {
+    game: Game,
+    names: Vec<String>,
+    /// How the game stands to the file it was last saved to or loaded from.
+    file: File,
+}
+
+/// The file behind a game, by name.
+enum File {
+    /// The game has not been saved or loaded.
+    None,
+    /// The file holds the position on the board.
+    Same(String),
+    /// Moves were played or taken back since the file was written or read.
+    Behind(String),
+}
+
+impl Current {
+    /// Notes that the position changed.
+    fn changed(&mut self) {
+        if let File::Same(file) = &self.file {
+            self.file = File::Behind(file.clone());
+        }
+    }
+}
+
+struct Session<R, W> {
+    input: R,
+    output: W,
+    options: PlayOptions,
+    rng: Rng,
+    /// Made when first needed: perfect play and hints on games the solver covers.
+    solver: Option<Solver>,
+    game: Option<Current>,
+}
+
+impl<R: BufRead, W: Write> Session<R, W> {
+    /// Writes one line.
+    fn say(&mut self, text: &str) -> io::Result<()> {
+        writeln!(self.output, "{text}")
+    }
+
+    /// Writes `prompt`, flushes, and reads one answer, trimmed. At the end of the input the
+    /// line is ended so the farewell starts on its own line.
+    fn ask(&mut self, prompt: &str) -> Result<String, Halt> {
+        write!(self.output, "{prompt}")?;
+        self.output.flush()?;
+        let Some(answer) = self.read_answer()? else {
+            writeln!(self.output)?;
+            return Err(Halt::EndOfInput);
+        };
+        if self.options.echo {
+            writeln!(self.output, "{answer}")?;
+        }
+        Ok(answer)
+    }
+
+    /// One line of input without its line ending, or `None` at the end of the input. Invalid
+    /// UTF-8 is replaced, control characters are dropped, and a line longer than
+    /// [`MAX_ANSWER_BYTES`] is read to its end and kept short.
+    fn read_answer(&mut self) -> io::Result<Option<String>> {
+        let mut line = Vec::new();
+        let mut read_any = false;
+        loop {
+            let buffer = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buffer.is_empty() {
+                break;
+            }
+            read_any = true;
+            let (chunk, used) = match buffer.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buffer[..i], i + 1),
+                None => (buffer, buffer.len()),
+            };
+            let room = MAX_ANSWER_BYTES.saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            let ended = used > chunk.len();
+            self.input.consume(used);
+            if ended {
+                break;
+            }
+        }
+        if !read_any {
+            return Ok(None);
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text: String = text.chars().filter(|c| !c.is_control()).collect();
+        Ok(Some(text.trim().to_string()))
+    }
+
+    /// The start menu, until the player quits.
+    fn menu(&mut self) -> Result<(), Halt> {
+        self.say("Welcome to c4: Connect Four for 2 to 8 players, people or computer.")?;
+        loop {
+            self.say("")?;
+            self.say("Main menu: n = new game, l = load a saved game, s = setup, q = quit")?;
+            let choice = self.ask("Your choice: ")?;
+            match choice.to_ascii_lowercase().as_str() {
+                "n" | "p" | "new" | "play" => self.new_game()?,
+                "l" | "load" => self.load()?,
+                "s" | "setup" => self.setup()?,
+                "q" | "quit" => return Ok(()),
+                _ => self.say(&format!(
+                    "'{choice}' is not on the menu. Enter n for a new game, l to load, s for setup or q to quit."
+                ))?,
+            }
+        }
+    }
+
+    /// Asks the names not given in the settings, then plays from the configured start.
+    fn new_game(&mut self) -> Result<(), Halt> {
+        let game = match self.options.start() {
+            Ok(game) => game,
+            Err(e) => {
+                return Ok(self.say(&format!(
+                    "Cannot start a game: {e}. Change it in setup (s)."
+                ))?)
+            }
+        };
+        let variant = game.variant().clone();
+        let mut names = Vec::new();
+        for i in 0..variant.players() {
+            let player = Player(i as u8);
+            if let Some(name) = self.options.names.get(i) {
+                names.push(name.clone());
+            } else if self.options.computer_level(&variant, player).is_some() {
+                names.push("Computer".to_string());
+            } else {
+                let default = format!("Player {}", i + 1);
+                let prompt = format!(
+                    "Name of player {} ({}), or Enter for {default}: ",
+                    i + 1,
+                    variant.token(player)
+                );
+                names.push(self.ask_name(&prompt, default)?);
+            }
+        }
+        self.play(game, names, None)
+    }
+
+    /// Asks until the answer is a usable name; an empty answer takes `default`.
+    fn ask_name(&mut self, prompt: &str, default: String) -> Result<String, Halt> {
+        loop {
+            let answer = self.ask(prompt)?;
+            if answer.is_empty() {
+                return Ok(default);
+            }
+            match check_name(&answer) {
+                Ok(()) => return Ok(answer),
+                Err(e) => self.say(&format!("That name cannot be used: {e}."))?,
+            }
+        }
+    }
+
+    /// Asks for a saved game and plays it on with the names it holds.
+    fn load(&mut self) -> Result<(), Halt> {
+        let variant = match self.options.variant() {
+            Ok(v) => v,
+            Err(e) => {
+                return Ok(self.say(&format!("Cannot load a game: {e}. Change it in setup (s)."))?)
+            }
+        };
+        let file = self.ask("File to load: ")?;
+        if file.is_empty() {
+            return Ok(self.say("Nothing loaded: no file name given.")?);
+        }
+        match savefile::load(Path::new(&file), &variant) {
+            Ok((names, game)) => self.play(game, names, Some(&file)),
+            Err(e) => Ok(self.say(&sentence(&e.to_string()))?),
+        }
+    }
+
+    /// Shows the settings and takes changes, one per line, until an empty line.
+    fn setup(&mut self) -> Result<(), Halt> {
+        let hint = SETTINGS
+            .iter()
+            .map(|(name, value)| format!("{name} {value}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.say(&format!(
+            "Type one setting per line ({hint}), and an empty line when done."
+        ))?;
+        loop {
+            self.say(&self.settings_summary())?;
+            let line = self.ask("Setting: ")?;
+            if line.is_empty() {
+                return Ok(());
+            }
+            let (key, value) = line.split_once(' ').unwrap_or((&line, ""));
+            let mut changed = self.options.clone();
+            match changed
+                .apply(key, value.trim())
+                .and_then(|()| changed.check())
+            {
+                Ok(()) => {
+                    if changed.seed != self.options.seed {
+                        self.rng = Rng::new(changed.seed.unwrap_or(0));
+                    }
+                    self.options = changed;
+                }
+                Err(e) => self.say(&format!("Not changed: {e}."))?,
+            }
+        }
+    }
+
+    fn settings_summary(&self) -> String {
+        let o = &self.options;
+        let mut text = format!(
+            "Settings: {}x{} board, connect {}, early draw {}, style {}, columns {}, seed {}",
+            o.width,
+            o.height,
+            o.connect,
+            if o.early_draw { "on" } else { "off" },
+            o.style.name(),
+            o.columns.name(),
+            o.seed.unwrap_or(0),
+        );
+        if let Some(fen) = &o.fen {
+            let _ = write!(text, ", from {fen}");
+        }
+        if let Some(moves) = &o.moves {
+            let _ = write!(text, ", after moves {moves}");
+        }
+        text.push_str("\nPlayers:");
+        for (i, token) in o.tokens.iter().enumerate() {
+            let (name, who) = match o.computers.iter().find(|(t, _)| t == token) {
+                Some(&(_, level)) => ("Computer", format!("computer, {}", level_name(level))),
+                None => ("name asked at the start", "person".to_string()),
+            };
+            let name = o.names.get(i).map_or(name, String::as_str);
+            let _ = write!(text, " {token} {name} ({who});");
+        }
+        text.pop();
+        text
+    }
+
+    /// Plays `game` (new, or loaded from `file`) to its end, or until the player quits or the
+    /// input ends.
+    fn play(&mut self, game: Game, names: Vec<String>, file: Option<&str>) -> Result<(), Halt> {
+        let current = Current {
+            game,
+            names,
+            file: file.map_or(File::None, |f| File::Same(f.to_string())),
+        };
+        let title = file.map_or_else(|| "New game".to_string(), |f| format!("Loaded {f}"));
+        self.say(&format!("\n{title}: {}", self.opening(&current)))?;
+        self.game = Some(current);
+        let result = self.turns();
+        if result.is_ok() {
+            self.game = None;
+        }
+        result
+    }
+
+    /// `7x6 board, connect 4. Ann (x) vs Computer (o, perfect).`
+    fn opening(&self, current: &Current) -> String {
+        let variant = current.game.variant();
+        let players: Vec<String> = (0..variant.players())
+            .map(|i| {
+                let player = Player(i as u8);
+                let token = variant.token(player);
+                match self.options.computer_level(variant, player) {
+                    Some(level) => format!("{} ({token}, {})", current.names[i], level_name(level)),
+                    None => format!("{} ({token})", current.names[i]),
+                }
+            })
+            .collect();
+        format!(
+            "{}x{} board, connect {}. {}.",
+            variant.width(),
+            variant.height(),
+            variant.connect(),
+            players.join(" vs ")
+        )
+    }
+
+    /// The game being played; only called from within [`Session::play`].
+    fn current(&mut self) -> &mut Current {
+        self.game
+            .as_mut()
+            .expect("turns run only while a game is being played")
+    }
+
+    /// Turn after turn until the game ends.
+    fn turns(&mut self) -> Result<(), Halt> {
+        loop {
+            let game = self.current().game.clone();
+            if game.outcome().is_over() {
+                return self.announce(&game);
+            }
+            let player = game.to_move();
+            match self.options.computer_level(game.variant(), player) {
+                Some(level) => self.computer_move(&game, level)?,
+                None => {
+                    self.say(&self.board(&game))?;
+                    self.human_turn()?;
+                }
+            }
+        }
+    }
+
+    /// The computer moves and says where.
+    fn computer_move(&mut self, game: &Game, level: Level) -> Result<(), Halt> {
+        let limits = Limits {
+            max_nodes: Some(SOLVER_NODE_LIMIT),
+            ..Limits::default()
+        };
+        let solver = solver_for(&mut self.solver, game, level == Level::Perfect);
+        let choice = engine::choose(game, level, solver, &mut self.rng, &limits)
+            .expect("a game in progress has a legal move");
+        let current = self.current();
+        current
+            .game
+            .play(choice.column)
+            .expect("the engine chooses legal columns");
+        current.changed();
+        let line = format!(
+            "{} plays column {}.",
+            self.who(game.to_move()),
+            self.column_name(choice.column.number() as u64)
+        );
+        Ok(self.say(&line)?)
+    }
+
+    /// Asks the player to move until they play a column; undo, hint and save keep asking.
+    fn human_turn(&mut self) -> Result<(), Halt> {
+        loop {
+            let game = &self.current().game;
+            let player = game.to_move();
+            let width = game.variant().width();
+            let prompt = format!(
+                "{}, your move ({}, u, h, s, q): ",
+                self.who(player),
+                self.column_range(width)
+            );
+            let text = self.ask(&prompt)?;
+            match parse_answer(&text, width, self.options.columns) {
+                Answer::Column(number) => {
+                    let current = self.current();
+                    let played = current
+                        .game
+                        .column(number)
+                        .and_then(|column| current.game.play(column));
+                    match played {
+                        Ok(_) => {
+                            current.changed();
+                            return Ok(());
+                        }
+                        Err(e) => {
+                            let problem = match e {
+                                MoveError::OffBoard { column, .. } => {
+                                    format!("Column {} is off the board.", self.column_name(column))
+                                }
+                                MoveError::ColumnFull(column) => format!(
+                                    "Column {} is full.",
+                                    self.column_name(column.number() as u64)
+                                ),
+                                MoveError::GameOver(_) => unreachable!("turns stop at the end"),
+                            };
+                            self.refuse(&problem, width)?;
+                        }
+                    }
+                }
+                Answer::Undo => {
+                    if self.undo()? {
+                        let game = self.current().game.clone();
+                        self.say(&self.board(&game))?;
+                    }
+                }
+                Answer::Hint => self.hint()?,
+                Answer::Save => self.save()?,
+                Answer::Quit => return Err(Halt::Quit),
+                Answer::Empty => self.refuse("Nothing was entered.", width)?,
+                // Digits too many for any number are still a column far off the board.
+                Answer::Unknown(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
+                    self.refuse(&format!("Column {text} is off the board."), width)?
+                }
+                Answer::Unknown(text) => {
+                    self.refuse(&format!("'{text}' is not a column or a command."), width)?
+                }
+            }
+        }
+    }
+
+    /// Says what was wrong and what is allowed.
+    fn refuse(&mut self, problem: &str, width: usize) -> io::Result<()> {
+        let range = self.column_range(width);
+        let mut line = format!(
+            "{problem} Enter a column {range}, u to undo, h for a hint, s to save, q to quit."
+        );
+        if self.options.columns == ColumnNames::Letters && width >= 8 {
+            line.push_str(" (Type column H as 8: h asks for a hint.)");
+        }
+        self.say(&line)
+    }
+
+    /// Takes back the last move of a person and every computer move after it; false (with the
+    /// reason said) when there is none.
+    fn undo(&mut self) -> Result<bool, Halt> {
+        let game = self.current().game.clone();
+        let variant = game.variant();
+        // Walk back through the moves, newest first, to the newest one a person played.
+        let mut mover = game.to_move();
+        let mut count = None;
+        for i in 1..=game.history().len() {
+            mover = variant.previous(mover);
+            if self.options.computer_level(variant, mover).is_none() {
+                count = Some(i);
+                break;
+            }
+        }
+        let Some(count) = count else {
+            let why = if game.history().is_empty() {
+                "Nothing to undo: no move has been played since the game started or was loaded."
+            } else {
+                "Nothing to undo: only the computer has moved since the game started."
+            };
+            self.say(why)?;
+            return Ok(false);
+        };
+        let mut taken = Vec::new();
+        for _ in 0..count {
+            let current = self.current();
+            let column = current.game.undo().expect("counted within the history");
+            let name = current.names[current.game.to_move().index()].clone();
+            taken.push(format!(
+                "{name}'s move in column {}",
+                self.column_name(column.number() as u64)
+            ));
+        }
+        self.current().changed();
+        self.say(&format!("Took back {}.", taken.join(", then ")))?;
+        Ok(true)
+    }
+
+    /// Suggests a column: exact where the solver covers the game, else the heuristic search.
+    fn hint(&mut self) -> Result<(), Halt> {
+        let game = self.current().game.clone();
+        let limits = Limits {
+            max_nodes: Some(SOLVER_NODE_LIMIT),
+            ..Limits::default()
+        };
+        let uncovered = perfect::solver_position(&game).err();
+        // A separate generator, so that asking for hints does not change the computer's moves.
+        let mut rng = Rng::new(0);
+        let solver = solver_for(&mut self.solver, &game, true);
+        let choice = engine::choose(&game, Level::Perfect, solver, &mut rng, &limits)
+            .expect("a game in progress has a legal move");
+        let column = self.column_name(choice.column.number() as u64);
+        let line = match choice.score {
+            Some(score) => format!(
+                "Hint: column {column}. With perfect play from here, {}.",
+                perfect::describe(score, &game)
+            ),
+            None => {
+                let why = uncovered.map_or_else(
+                    || "the exact search takes too long here".to_string(),
+                    |e| e.to_string(),
+                );
+                format!("Hint: column {column}, from a {HEURISTIC_PLIES}-move look-ahead ({why}).")
+            }
+        };
+        Ok(self.say(&line)?)
+    }
+
+    /// Asks for a file and saves the game in S0's format; the same player then moves.
+    fn save(&mut self) -> Result<(), Halt> {
+        let file = self.ask("File to save to: ")?;
+        if file.is_empty() {
+            return Ok(self.say("Not saved: no file name given.")?);
+        }
+        let current = self.current();
+        let (names, fen) = (current.names.clone(), fen_of(&current.game));
+        let player = current.game.to_move();
+        match savefile::save(Path::new(&file), &names, &fen) {
+            Ok(()) => {
+                self.current().file = File::Same(file.clone());
+                let line = format!("Saved to {file}. {} moves next.", self.who(player));
+                Ok(self.say(&line)?)
+            }
+            Err(e) => Ok(self.say(&format!("{} The game goes on.", sentence(&e.to_string())))?),
+        }
+    }
+
+    /// The end of a game: the final board, who won and how, or why it is a draw.
+    fn announce(&mut self, game: &Game) -> Result<(), Halt> {
+        self.say(&self.board(game))?;
+        let variant = game.variant();
+        match game.outcome() {
+            Outcome::Win(winner) => {
+                let mut ways: Vec<String> = Vec::new();
+                for line in game.winning_lines() {
+                    let first = line.cells[0];
+                    let way = match line.direction {
+                        // Rows are counted from the top, as S1 counts them.
+                        Direction::Horizontal => format!("row {}", variant.height() - first.row),
+                        Direction::Vertical => {
+                            format!("column {}", self.column_name(first.column as u64 + 1))
+                        }
+                        Direction::DiagonalUp | Direction::DiagonalDown => "diagonal".to_string(),
+                    };
+                    if !ways.contains(&way) {
+                        ways.push(way);
+                    }
+                }
+                self.say(&format!(
+                    "{} wins the game via {}.",
+                    self.who(winner),
+                    ways.join(" and ")
+                ))?;
+                let name = self.current().names[winner.index()].clone();
+                let cheer = match self.options.computer_level(variant, winner) {
+                    Some(_) => format!("{name} wins this time. Better luck in the next game!"),
+                    None => format!("Congratulations {name}! You won!"),
+                };
+                self.say(&cheer)?;
+            }
+            Outcome::Draw(DrawReason::BoardFull) => self.say(&format!(
+                "Draw! The board is full and nobody connected {}.",
+                variant.connect()
+            ))?,
+            Outcome::Draw(DrawReason::NoLineLeft) => self.say(&format!(
+                "Draw! Nobody can connect {} any more, so the game ends early with {} empty cells.",
+                variant.connect(),
+                game.board().empty_cells()
+            ))?,
+            Outcome::InProgress => unreachable!("announce is called at the end"),
+        }
+        Ok(())
+    }
+
+    /// `Ann (x)`: the player's name and token.
+    fn who(&self, player: Player) -> String {
+        let current = self.game.as_ref().expect("a game is being played");
+        format!(
+            "{} ({})",
+            current.names[player.index()],
+            current.game.variant().token(player)
+        )
+    }
+
+    /// A 1-based column as people are shown it: `4`, `D` or (from zero) `3`.
+    fn column_name(&self, number: u64) -> String {
+        match (self.options.columns, number) {
+            (ColumnNames::Letters, 1..=16) => ((b'A' + number as u8 - 1) as char).to_string(),
+            (ColumnNames::FromZero, 1..) => (number - 1).to_string(),
+            _ => number.to_string(),
+        }
+    }
+
+    /// The columns of a board `width` wide: `1-7`, `A-G`, or just `1` on one column.
+    fn column_range(&self, width: usize) -> String {
+        let last = self.column_name(width as u64);
+        if width == 1 {
+            last
+        } else {
+            format!("{}-{last}", self.column_name(1))
+        }
+    }
+
+    /// The board in the chosen style, without its last newline.
+    fn board(&self, game: &Game) -> String {
+        let (variant, board) = (game.variant(), game.board());
+        let text = match self.options.style {
+            BoardStyle::Layout(style) => render(board, variant, style),
+            BoardStyle::Colour if self.options.colour_allowed => {
+                let plain = render(board, variant, Style::Dots);
+                let (header, rows) = plain.split_once('\n').unwrap_or((&plain, ""));
+                let mut text = format!("{header}\n");
+                // Below the header of numbers there are only tokens, `.` and spaces.
+                for c in rows.chars() {
+                    match variant.player_of(c) {
+                        Some(p) => {
+                            let _ = write!(text, "\x1b[1;{}m{c}\x1b[0m", PALETTE[p.index()]);
+                        }
+                        None => text.push(c),
+                    }
+                }
+                text
+            }
+            BoardStyle::Colour => render(board, variant, Style::Grid),
+        };
+        text.trim_end_matches('\n').to_string()
+    }
+}
+
+/// The solver in `slot`, made on first use, when `wanted` and it can play `game`.
+fn solver_for<'a>(
+    slot: &'a mut Option<Solver>,
+    game: &Game,
+    wanted: bool,
+) -> Option<&'a mut Solver> {
+    if !wanted || perfect::solver_position(game).is_err() {
+        return None;
+    }
+    Some(slot.get_or_insert_with(|| Solver::with_table_bits(SOLVER_TABLE_BITS)))
+}
+
+/// An error message as a sentence: capital first letter, full stop.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers() {
+        let numbers = |text| parse_answer(text, 7, ColumnNames::Numbers);
+        assert_eq!(numbers("4"), Answer::Column(4));
+        assert_eq!(numbers("D"), Answer::Column(4));
+        assert_eq!(parse_answer("H", 9, ColumnNames::Letters), Answer::Hint);
+        assert_eq!(numbers("q"), Answer::Quit);
+        assert_eq!(numbers(""), Answer::Empty);
+        assert_eq!(numbers("4d"), Answer::Unknown("4d".into()));
+        assert_eq!(
+            parse_answer("0", 7, ColumnNames::FromZero),
+            Answer::Column(1)
+        );
+        assert_eq!(
+            parse_answer("d", 7, ColumnNames::FromZero),
+            Answer::Column(4)
+        );
+    }
+
+    #[test]
+    fn runs_in_process_and_ends_cleanly_at_end_of_input() {
+        let options = PlayOptions {
+            names: vec!["Ann".into(), "Ben".into()],
+            echo: true,
+            ..PlayOptions::default()
+        };
+        let mut out = Vec::new();
+        run(&b"n\n4\n"[..], &mut out, options).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("Ann (x), your move (1-7, u, h, s, q): 4\n"));
+        assert!(text.ends_with(
+            "Ben (o), your move (1-7, u, h, s, q): \nEnd of input: the game was not saved.\n"
+        ));
+    }
+
+    #[test]
+    fn colour_only_where_allowed() {
+        let play = |colour_allowed| {
+            let options = PlayOptions {
+                names: vec!["Ann".into(), "Ben".into()],
+                style: BoardStyle::Colour,
+                colour_allowed,
+                ..PlayOptions::default()
+            };
+            let mut out = Vec::new();
+            run(&b"n\n4\n"[..], &mut out, options).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let coloured = play(true);
+        assert!(coloured.contains(" .  .  .  \x1b[1;31mx\x1b[0m  .  .  ."));
+        let plain = play(false);
+        assert!(!plain.contains('\x1b') && plain.contains("  |   |   |   | x |   |   |   |"));
+    }
+}
