@@ -129,3 +129,38 @@ fn a_line_of_several_megabytes_is_refused_and_the_session_goes_on() {
          = 3x3/7/7/7/7/7 o\n\n"
     );
 }
+
+#[test]
+fn a_closed_stdout_ends_c4_quietly() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 4];
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"fen\n").unwrap();
+    stdout.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"= 7/");
+    drop(stdout);
+    // Far more replies than a pipe buffer holds: c4 must notice the closed pipe and stop.
+    let writer = std::thread::spawn(move || {
+        for _ in 0..200_000 {
+            if stdin.write_all(b"show\n").is_err() {
+                return;
+            }
+        }
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

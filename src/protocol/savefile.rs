@@ -96,10 +96,19 @@ pub fn format(names: &[String], fen: &str) -> String {
 
 /// Writes `names` and `fen` to `path` without ever leaving a half-written file there.
 pub fn save(path: &Path, names: &[String], fen: &str) -> Result<(), SaveError> {
-    let text = format(names, fen);
+    save_with(path, &format(names, fen), |from, to| fs::rename(from, to))
+}
+
+/// [`save`] with the last step, moving the checked temporary file over the target, handed in:
+/// tests make it fail to show that the old file survives.
+fn save_with(
+    path: &Path,
+    text: &str,
+    replace: impl FnOnce(&Path, &Path) -> io::Result<()>,
+) -> Result<(), SaveError> {
     let temporary = temporary_path(path);
-    let result = write_checked(&temporary, &text, path)
-        .and_then(|()| fs::rename(&temporary, path).map_err(io_error("save", path)));
+    let result = write_checked(&temporary, text, path)
+        .and_then(|()| replace(&temporary, path).map_err(io_error("save", path)));
     if result.is_err() {
         // The temporary file may not exist; either way the target is untouched.
         let _ = fs::remove_file(&temporary);
@@ -193,4 +202,63 @@ fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError
         .and_then(|fen| fen.to_game(variant))
         .map_err(|e| TextError::Fen(expected, e))?;
     Ok((names.iter().map(|n| n.trim().to_string()).collect(), game))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("c4-savefile-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&folder);
+        fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    #[test]
+    fn a_save_that_fails_before_the_rename_keeps_the_old_file() {
+        let folder = scratch("rename");
+        let target = folder.join("game.txt");
+        fs::write(&target, "old\n").unwrap();
+        let result = save_with(&target, "new\n", |_, _| {
+            Err(io::Error::other("simulated power cut"))
+        });
+        assert_eq!(
+            result,
+            Err(SaveError::Io {
+                action: "save",
+                path: target.display().to_string(),
+                reason: "simulated power cut".into(),
+            })
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old\n");
+        let left: Vec<_> = fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            left,
+            vec![std::ffi::OsString::from("game.txt")],
+            "no temporary file is left"
+        );
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_save_replaces_the_file_whole_and_loads_back() {
+        let folder = scratch("roundtrip");
+        let target = folder.join("game.txt");
+        fs::write(&target, "old\n").unwrap();
+        let names = vec!["Ann".to_string(), "Ben".to_string()];
+        save(&target, &names, "2x1oo1/2x4/7/7/7/7 x").unwrap();
+        assert_eq!(
+            fs::read_to_string(&target).unwrap(),
+            "Ann\nBen\n2x1oo1/2x4/7/7/7/7 x\n"
+        );
+        let (loaded, game) = load(&target, &Variant::default()).unwrap();
+        assert_eq!(loaded, names);
+        assert_eq!(crate::notation::fen_of(&game), "2x1oo1/2x4/7/7/7/7 x");
+        fs::remove_dir_all(&folder).unwrap();
+    }
 }
