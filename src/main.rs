@@ -128,11 +128,12 @@ fn main() -> ExitCode {
             println!("c4 {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
         }
-        Mode::Protocol(options) => protocol::run(io::BufReader::new(io::stdin()), stdout, options)
-            .map(|exit| match exit {
+        Mode::Protocol(options) => {
+            protocol::run(io::stdin(), stdout, options).map(|exit| match exit {
                 Exit::Quit | Exit::EndOfInput => ExitCode::SUCCESS,
                 Exit::Failed => ExitCode::from(1),
-            }),
+            })
+        }
         Mode::Solve(mode) => {
             let options = BatchOptions {
                 mode,

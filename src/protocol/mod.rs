@@ -8,7 +8,7 @@ pub mod search;
 pub mod session;
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::thread;
@@ -122,23 +122,38 @@ pub const MAX_PENDING_LINES: usize = 1024;
 
 /// What the reading thread passes on.
 enum Input {
-    Line(RawLine),
+    Lines(Vec<RawLine>),
     End,
     Failed(io::Error),
 }
 
-/// Reads lines on their own thread so that `stop` is seen while a search runs. The channel is
-/// bounded: a fast writer waits instead of filling memory.
-fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
-    let (sender, receiver) = mpsc::sync_channel(64);
+/// The most lines passed on at once.
+const BATCH_LINES: usize = 256;
+
+/// Reads lines on their own thread so that `stop` is seen while a search runs. Lines already
+/// waiting in the buffer go on together (a script is not slowed by a hand-over per line; a
+/// person's or a GUI's line goes on at once). The channel is bounded: a fast writer waits
+/// instead of filling memory.
+fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
+    let (sender, receiver) = mpsc::sync_channel(16);
+    let mut input = BufReader::with_capacity(64 * 1024, input);
     thread::spawn(move || loop {
-        let message = match read_line(&mut input) {
-            Ok(Some(line)) => Input::Line(line),
-            Ok(None) => Input::End,
-            Err(e) => Input::Failed(e),
+        let mut batch = Vec::new();
+        let ending = loop {
+            match read_line(&mut input) {
+                Ok(Some(line)) => batch.push(line),
+                Ok(None) => break Some(Input::End),
+                Err(e) => break Some(Input::Failed(e)),
+            }
+            if batch.len() == BATCH_LINES || !input.buffer().contains(&b'\n') {
+                break None;
+            }
         };
-        let last = !matches!(message, Input::Line(_));
-        if sender.send(message).is_err() || last {
+        if !batch.is_empty() && sender.send(Input::Lines(batch)).is_err() {
+            return;
+        }
+        if let Some(last) = ending {
+            let _ = sender.send(last);
             return;
         }
     });
@@ -162,7 +177,10 @@ impl Lines {
             return Ok(None);
         }
         match self.receiver.recv() {
-            Ok(Input::Line(line)) => Ok(Some(line)),
+            Ok(Input::Lines(lines)) => {
+                self.pending.extend(lines);
+                Ok(self.pending.pop_front())
+            }
             Ok(Input::Failed(e)) => Err(e),
             Ok(Input::End) | Err(_) => {
                 self.ended = true;
@@ -202,11 +220,13 @@ impl Lines {
                     .map_err(|_| io::Error::other("the search thread failed"));
             }
             match self.receiver.recv_timeout(Duration::from_millis(1)) {
-                Ok(Input::Line(line)) => {
-                    if stops_search(&line) && !self.pending.iter().any(is_command) {
-                        stop.store(true, Ordering::Relaxed);
+                Ok(Input::Lines(lines)) => {
+                    for line in lines {
+                        if stops_search(&line) && !self.pending.iter().any(is_command) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        self.pending.push_back(line);
                     }
-                    self.pending.push_back(line);
                 }
                 Ok(Input::Failed(e)) => return Err(e),
                 Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => self.ended = true,
@@ -236,7 +256,7 @@ fn is_command(line: &RawLine) -> bool {
 /// Runs the interpreter until `quit`, end of input, or (strict) the first failure. Every reply
 /// is flushed as soon as it is written. Searches run on a worker thread while input is read.
 pub fn run(
-    input: impl BufRead + Send + 'static,
+    input: impl Read + Send + 'static,
     mut output: impl Write,
     options: Options,
 ) -> io::Result<Exit> {
