@@ -6,23 +6,11 @@
 //! (split at spaces; a `_` in a flag stands for a space). Each script runs in a fresh folder
 //! holding copies of `fixtures/files/`.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-
-/// A new empty folder holding copies of `fixtures/files/`, for scripts that save and load.
-fn scratch_folder(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("c4-play-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    let files = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/files");
-    for entry in fs::read_dir(files).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), folder.join(entry.file_name())).unwrap();
-    }
-    folder
-}
 
 /// The flags and the input of a script.
 fn read_script(text: &str) -> (Vec<String>, String) {
@@ -49,7 +37,7 @@ fn read_script(text: &str) -> (Vec<String>, String) {
 fn play_fixtures() {
     insta::glob!("../fixtures/play", "*.txt", |path| {
         let (flags, input) = read_script(&fs::read_to_string(path).unwrap());
-        let folder = scratch_folder(path.file_stem().unwrap().to_str().unwrap());
+        let folder = common::scratch_folder("play", path.file_stem().unwrap().to_str().unwrap());
         let output = Command::cargo_bin("c4")
             .unwrap()
             .current_dir(&folder)

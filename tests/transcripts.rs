@@ -1,23 +1,12 @@
 //! Runs the real `c4` binary on every protocol script in `fixtures/protocol/` and snapshots the
 //! whole transcript (one snapshot per fixture), plus the exit-status behaviour the scripts cannot show.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
-
-/// A new empty folder holding copies of `fixtures/files/`, for scripts that save and load.
-fn scratch_folder(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("c4-test-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    let files = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/files");
-    for entry in fs::read_dir(files).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), folder.join(entry.file_name())).unwrap();
-    }
-    folder
-}
 
 fn transcript(input: &[u8], args: &[&str]) -> (String, i32) {
     transcript_in(&std::env::temp_dir(), input, args)
@@ -47,7 +36,7 @@ fn transcript_in(folder: &Path, input: &[u8], args: &[&str]) -> (String, i32) {
 fn protocol_fixtures() {
     insta::glob!("../fixtures/protocol", "*.c4", |path| {
         let input = fs::read(path).unwrap();
-        let folder = scratch_folder(path.file_stem().unwrap().to_str().unwrap());
+        let folder = common::scratch_folder("test", path.file_stem().unwrap().to_str().unwrap());
         let (out, code) = transcript_in(&folder, &input, &[]);
         fs::remove_dir_all(&folder).unwrap();
         assert_eq!(code, 0, "{} exited with {code}", path.display());

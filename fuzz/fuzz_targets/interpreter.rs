@@ -11,6 +11,13 @@ use libfuzzer_sys::fuzz_target;
 const SLOW: [&str; 5] = ["go", "genmove", "solve", "analyze", "perft"];
 
 fuzz_target!(|data: &[u8]| {
+    // `save` and `load` work on the current folder: keep their files out of the source tree.
+    static FOLDER: std::sync::Once = std::sync::Once::new();
+    FOLDER.call_once(|| {
+        let folder = std::env::temp_dir().join("c4-fuzz-interpreter");
+        std::fs::create_dir_all(&folder).expect("a temporary folder");
+        std::env::set_current_dir(&folder).expect("the temporary folder");
+    });
     let input: Vec<u8> = data
         .split(|&b| b == b'\n')
         .filter(|line| {

@@ -91,18 +91,9 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
-    fn game_after(numbers: &[u64]) -> Game {
-        let mut g = Game::new(Variant::default());
-        for &n in numbers {
-            let c = g.column(n).unwrap();
-            g.play(c).unwrap();
-        }
-        g
-    }
-
     #[test]
     fn sees_a_win_in_one() {
-        let g = game_after(&[1, 2, 1, 2, 1, 2]);
+        let g = Game::standard_after(&[1, 2, 1, 2, 1, 2]);
         let v = column_values(&g, 1, Evaluation::Plain);
         assert_eq!(v[0], Some(WIN));
         assert_eq!(v[3], Some(UNKNOWN));
@@ -111,7 +102,7 @@ mod tests {
     #[test]
     fn sees_that_not_blocking_loses() {
         // o threatens column 2; x must block.
-        let g = game_after(&[1, 2, 1, 2, 7, 2]);
+        let g = Game::standard_after(&[1, 2, 1, 2, 7, 2]);
         let v = column_values(&g, 2, Evaluation::Plain);
         assert_eq!(v[1], Some(UNKNOWN));
         assert_eq!(v[3], Some(LOSS));
@@ -119,13 +110,13 @@ mod tests {
 
     #[test]
     fn full_columns_have_no_value() {
-        let g = game_after(&[1, 1, 1, 1, 1, 1]);
+        let g = Game::standard_after(&[1, 1, 1, 1, 1, 1]);
         assert_eq!(column_values(&g, 2, Evaluation::Windows)[0], None);
     }
 
     #[test]
     fn windows_favour_the_side_with_more_open_lines() {
-        let g = game_after(&[4]);
+        let g = Game::standard_after(&[4]);
         let me = crate::rules::Player::FIRST;
         assert!(windows(&g, me) > UNKNOWN);
         let v = Variant::new(7, 6, 4, Variant::default_tokens(3).unwrap(), true).unwrap();

@@ -191,18 +191,9 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
-    fn game_after(numbers: &[u64]) -> Game {
-        let mut g = Game::new(Variant::default());
-        for &n in numbers {
-            let c = g.column(n).unwrap();
-            g.play(c).unwrap();
-        }
-        g
-    }
-
     #[test]
     fn tie_breaks() {
-        let g = game_after(&[]);
+        let g = Game::standard_after(&[]);
         let mut rng = Rng::new(1);
         let left = lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Left, &mut rng).unwrap();
         let right = lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Right, &mut rng).unwrap();
@@ -212,7 +203,7 @@ mod tests {
 
     #[test]
     fn takes_a_win_and_calls_it_proven() {
-        let g = game_after(&[1, 2, 1, 2, 1, 2]);
+        let g = Game::standard_after(&[1, 2, 1, 2, 1, 2]);
         let m =
             lookahead_move(&g, 3, Evaluation::Plain, TieBreak::Right, &mut Rng::new(0)).unwrap();
         assert_eq!(m.column.number(), 1);
@@ -221,7 +212,7 @@ mod tests {
 
     #[test]
     fn perfect_play_wins_fastest_and_falls_back_when_stopped() {
-        let g = game_after(&[4, 1, 5, 1, 6, 2]);
+        let g = Game::standard_after(&[4, 1, 5, 1, 6, 2]);
         let mut solver = Solver::with_table_bits(16);
         let mut rng = Rng::new(0);
         let c = choose(
@@ -239,7 +230,7 @@ mod tests {
             max_nodes: Some(0),
             ..Limits::default()
         };
-        let empty = game_after(&[]);
+        let empty = Game::standard_after(&[]);
         let c = choose(
             &empty,
             Level::Perfect,
@@ -263,7 +254,7 @@ mod tests {
 
     #[test]
     fn random_moves_are_legal_and_seeded() {
-        let g = game_after(&[1, 1, 1, 1, 1, 1]);
+        let g = Game::standard_after(&[1, 1, 1, 1, 1, 1]);
         let pick = |seed| {
             let mut rng = Rng::new(seed);
             (0..20)

@@ -200,19 +200,10 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
-    fn game_after(numbers: &[u64]) -> Game {
-        let mut g = Game::new(Variant::default());
-        for &n in numbers {
-            let c = g.column(n).unwrap();
-            g.play(c).unwrap();
-        }
-        g
-    }
-
     #[test]
     fn scores_agree_with_the_bench_convention() {
         // From ANCHORS.md: `4455` scores 18 for x, who wins with its 4th stone on ply 7.
-        let g = game_after(&[4, 4, 5, 5]);
+        let g = Game::standard_after(&[4, 4, 5, 5]);
         let mut solver = Solver::with_table_bits(16);
         let s = score(&g, &mut solver, &Limits::default()).unwrap();
         assert_eq!(s.value(), 18);
@@ -222,7 +213,7 @@ mod tests {
     #[test]
     fn losses_are_described_from_the_winner() {
         // x holds d1 e1 f1 with c1 and g1 open: o, to move, loses to x's 4th stone on ply 7.
-        let g = game_after(&[4, 1, 5, 1, 6]);
+        let g = Game::standard_after(&[4, 1, 5, 1, 6]);
         let mut solver = Solver::with_table_bits(16);
         let s = score(&g, &mut solver, &Limits::default()).unwrap();
         assert_eq!(s.value(), -18);
@@ -246,7 +237,7 @@ mod tests {
             solver_position(&Game::new(v)).unwrap_err(),
             PerfectError::Board(8, 8)
         );
-        let g = game_after(&[1, 2, 1, 2, 1, 2, 1]);
+        let g = Game::standard_after(&[1, 2, 1, 2, 1, 2, 1]);
         assert!(matches!(
             solver_position(&g),
             Err(PerfectError::GameOver(_))

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
 use crate::engine::{self, perfect, Level, Rng, HEURISTIC_PLIES};
 use crate::notation::{fen_of, parse_column, render, Style};
-use crate::protocol::savefile;
+use crate::protocol::{read_bounded_line, savefile};
 use crate::rules::{Direction, DrawReason, Game, MoveError, Outcome, Player};
 use crate::solver::{Limits, Solver};
 
@@ -171,34 +171,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// UTF-8 is replaced, control characters are dropped, and a line longer than
     /// [`MAX_ANSWER_BYTES`] is read to its end and kept short.
     fn read_answer(&mut self) -> io::Result<Option<String>> {
-        let mut line = Vec::new();
-        let mut read_any = false;
-        loop {
-            let buffer = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if buffer.is_empty() {
-                break;
-            }
-            read_any = true;
-            let (chunk, used) = match buffer.iter().position(|&b| b == b'\n') {
-                Some(i) => (&buffer[..i], i + 1),
-                None => (buffer, buffer.len()),
-            };
-            let room = MAX_ANSWER_BYTES.saturating_sub(line.len());
-            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-            let ended = used > chunk.len();
-            self.input.consume(used);
-            if ended {
-                break;
-            }
-        }
-        if !read_any {
+        let Some(line) = read_bounded_line(&mut self.input, MAX_ANSWER_BYTES)? else {
             return Ok(None);
-        }
-        let text = String::from_utf8_lossy(&line);
+        };
+        let text = String::from_utf8_lossy(&line.bytes);
         let text: String = text.chars().filter(|c| !c.is_control()).collect();
         Ok(Some(text.trim().to_string()))
     }

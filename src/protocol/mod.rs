@@ -46,11 +46,20 @@ enum RawLine {
     TooLong,
 }
 
-/// Reads up to and including the next `\n`, keeping at most `MAX_LINE_BYTES` in memory;
-/// `None` at end of input. A last line without `\n` still counts.
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<RawLine>> {
-    let mut line = Vec::new();
-    let mut too_long = false;
+/// One line as read by [`read_bounded_line`]: at most the bytes asked for, without the line
+/// ending (`\n` or `\r\n`), and whether more was cut off.
+pub struct BoundedLine {
+    /// The line's first bytes.
+    pub bytes: Vec<u8>,
+    /// Whether the line was longer than the bytes kept.
+    pub cut: bool,
+}
+
+/// Reads up to and including the next `\n`, keeping at most `max` bytes in memory however long
+/// the line is; `None` at end of input. A last line without `\n` still counts.
+pub fn read_bounded_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<BoundedLine>> {
+    let mut bytes = Vec::new();
+    let mut cut = false;
     let mut read_any = false;
     loop {
         let buffer = match input.fill_buf() {
@@ -62,20 +71,16 @@ fn read_line(input: &mut impl BufRead) -> io::Result<Option<RawLine>> {
             break;
         }
         read_any = true;
-        let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
+        let (chunk, used) = match buffer.iter().position(|&b| b == b'\n') {
             Some(i) => (&buffer[..i], i + 1),
             None => (buffer, buffer.len()),
         };
-        if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES + 1 {
-                too_long = true;
-                line = Vec::new();
-            } else {
-                line.extend_from_slice(chunk);
-            }
-        }
-        let found_newline = done > chunk.len();
-        input.consume(done);
+        // One byte more than `max` is kept so that a `\r` ending a full-length line still fits.
+        let room = (max + 1).saturating_sub(bytes.len());
+        cut |= chunk.len() > room;
+        bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let found_newline = used > chunk.len();
+        input.consume(used);
         if found_newline {
             break;
         }
@@ -83,13 +88,22 @@ fn read_line(input: &mut impl BufRead) -> io::Result<Option<RawLine>> {
     if !read_any {
         return Ok(None);
     }
-    if line.last() == Some(&b'\r') {
-        line.pop();
+    if !cut && bytes.last() == Some(&b'\r') {
+        bytes.pop();
     }
-    if too_long || line.len() > MAX_LINE_BYTES {
-        return Ok(Some(RawLine::TooLong));
-    }
-    Ok(Some(RawLine::Bytes(line)))
+    cut |= bytes.len() > max;
+    bytes.truncate(max);
+    Ok(Some(BoundedLine { bytes, cut }))
+}
+
+/// The next protocol line; a line over `MAX_LINE_BYTES` is refused whole.
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<RawLine>> {
+    Ok(
+        read_bounded_line(input, MAX_LINE_BYTES)?.map(|line| match line.cut {
+            true => RawLine::TooLong,
+            false => RawLine::Bytes(line.bytes),
+        }),
+    )
 }
 
 /// Turns raw bytes into the text of a command: refuses what is not UTF-8 or holds control

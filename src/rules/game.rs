@@ -390,6 +390,19 @@ impl fmt::Display for DrawReason {
 }
 
 #[cfg(test)]
+impl Game {
+    /// The standard 7x6 game after `numbers` (1-based columns), for tests across the crate.
+    pub(crate) fn standard_after(numbers: &[u64]) -> Game {
+        let mut game = Game::new(Variant::default());
+        for &n in numbers {
+            let column = game.column(n).unwrap();
+            game.play(column).unwrap();
+        }
+        game
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::board::Direction;
