@@ -12,11 +12,14 @@ use crate::protocol::{read_bounded_line, savefile};
 use crate::rules::{Direction, DrawReason, Game, MoveError, Outcome, Player};
 use crate::solver::{Limits, Solver};
 
-/// Table size of the solver behind perfect play and hints: 2^22 entries, 32 MB.
-const SOLVER_TABLE_BITS: u32 = 22;
-/// Positions the solver may search for one move or hint before the heuristic decides instead.
-/// A node count, not a time, so that the same input always gives the same game.
-const SOLVER_NODE_LIMIT: u64 = 20_000_000;
+/// Table size of the solver behind perfect play and hints: 2^24 entries, 128 MB, enough for the
+/// opening of a standard game.
+const SOLVER_TABLE_BITS: u32 = 24;
+/// Positions the solver may search for one hint before the heuristic answers instead: a person
+/// is waiting. A node count, not a time, so that the same input always gives the same game. The
+/// perfect computer has no such limit: it always plays exactly, which in the opening of a
+/// standard game can take a minute.
+const HINT_NODE_LIMIT: u64 = 20_000_000;
 /// The longest answer line kept, in bytes; longer ones are read to their end and refused.
 const MAX_ANSWER_BYTES: usize = 1024;
 /// Colours of the players' tokens in the colour style (ANSI bold foreground colours).
@@ -392,10 +395,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// The computer moves and says where.
     fn computer_move(&mut self, game: &Game, level: Level) -> Result<(), Halt> {
-        let limits = Limits {
-            max_nodes: Some(SOLVER_NODE_LIMIT),
-            ..Limits::default()
-        };
+        let limits = Limits::default();
         let solver = solver_for(&mut self.solver, game, level == Level::Perfect);
         let choice = engine::choose(game, level, solver, &mut self.rng, &limits)
             .expect("a game in progress has a legal move");
@@ -528,7 +528,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn hint(&mut self) -> Result<(), Halt> {
         let game = self.current().game.clone();
         let limits = Limits {
-            max_nodes: Some(SOLVER_NODE_LIMIT),
+            max_nodes: Some(HINT_NODE_LIMIT),
             ..Limits::default()
         };
         let uncovered = perfect::solver_position(&game).err();
