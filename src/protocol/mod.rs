@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 pub use command::{parse_request, Command, CommandError, Request};
@@ -148,10 +148,10 @@ const BATCH_LINES: usize = 256;
 /// waiting in the buffer go on together (a script is not slowed by a hand-over per line; a
 /// person's or a GUI's line goes on at once). The channel is bounded: a fast writer waits
 /// instead of filling memory.
-fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
+fn spawn_reader(input: impl Read + Send + 'static) -> (Receiver<Input>, JoinHandle<()>) {
     let (sender, receiver) = mpsc::sync_channel(16);
     let mut input = BufReader::with_capacity(64 * 1024, input);
-    thread::spawn(move || loop {
+    let reader = thread::spawn(move || loop {
         let mut batch = Vec::new();
         let ending = loop {
             match read_line(&mut input) {
@@ -171,17 +171,27 @@ fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
             return;
         }
     });
-    receiver
+    (receiver, reader)
 }
 
 /// The lines not yet run, in order, and whether the input has ended.
 struct Lines {
     receiver: Receiver<Input>,
+    /// The reading thread, joined once it has passed on the end of the input.
+    reader: Option<JoinHandle<()>>,
     pending: VecDeque<RawLine>,
     ended: bool,
 }
 
 impl Lines {
+    /// Notes the end of the input; the reading thread has then finished, so it is joined.
+    fn end(&mut self) {
+        self.ended = true;
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+    }
+
     /// The next line to run; `None` at the end of input.
     fn next(&mut self) -> io::Result<Option<RawLine>> {
         if let Some(line) = self.pending.pop_front() {
@@ -197,7 +207,7 @@ impl Lines {
             }
             Ok(Input::Failed(e)) => Err(e),
             Ok(Input::End) | Err(_) => {
-                self.ended = true;
+                self.end();
                 Ok(None)
             }
         }
@@ -217,21 +227,26 @@ impl Lines {
             stop.store(true, Ordering::Relaxed);
         }
         let (done, finished) = mpsc::channel();
-        thread::spawn(move || {
+        let worker = thread::spawn(move || {
             let _ = done.send(search.run());
         });
+        let joined = |result| {
+            let _ = worker.join();
+            Ok(result)
+        };
         loop {
             match finished.try_recv() {
-                Ok(result) => return Ok(result),
+                Ok(result) => return joined(result),
                 Err(TryRecvError::Disconnected) => {
                     return Err(io::Error::other("the search thread failed"));
                 }
                 Err(TryRecvError::Empty) => {}
             }
             if self.ended || self.pending.len() >= MAX_PENDING_LINES {
-                return finished
-                    .recv()
-                    .map_err(|_| io::Error::other("the search thread failed"));
+                return match finished.recv() {
+                    Ok(result) => joined(result),
+                    Err(_) => Err(io::Error::other("the search thread failed")),
+                };
             }
             match self.receiver.recv_timeout(Duration::from_millis(1)) {
                 Ok(Input::Lines(lines)) => {
@@ -243,7 +258,7 @@ impl Lines {
                     }
                 }
                 Ok(Input::Failed(e)) => return Err(e),
-                Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => self.ended = true,
+                Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => self.end(),
                 Err(RecvTimeoutError::Timeout) => {}
             }
         }
@@ -275,8 +290,10 @@ pub fn run(
     options: Options,
 ) -> io::Result<Exit> {
     let mut session = Session::default();
+    let (receiver, reader) = spawn_reader(input);
     let mut lines = Lines {
-        receiver: spawn_reader(input),
+        receiver,
+        reader: Some(reader),
         pending: VecDeque::new(),
         ended: false,
     };
