@@ -427,19 +427,21 @@ impl Board {
         })
     }
 
+    /// Whether some column has `connect` empty cells on top: an empty window that anyone with
+    /// that many stones left can fill. A constant-time answer for most positions.
+    pub fn has_open_column(&self, connect: usize) -> bool {
+        self.heights[..self.width]
+            .iter()
+            .any(|&h| self.height - h as usize >= connect)
+    }
+
     /// Whether any player could still fill some window of `connect` cells, given how many more
     /// stones each player can place (`remaining[p]`, by player index) before the board is full.
     /// A window counts if it holds no stone but one player's, and that player (any player, for an
     /// empty window) can still place at least as many stones as the window has empty cells.
     pub fn can_still_connect(&self, connect: usize, remaining: &[usize]) -> bool {
         let most = remaining.iter().copied().max().unwrap_or(0);
-        // Quick answer for most positions: a column with `connect` empty cells on top is an
-        // empty window that anyone with enough stones left can fill.
-        if most >= connect
-            && self.heights[..self.width]
-                .iter()
-                .any(|&h| self.height - h as usize >= connect)
-        {
+        if most >= connect && self.has_open_column(connect) {
             return true;
         }
         self.windows(connect).any(|w| match w.owner {

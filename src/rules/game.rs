@@ -367,6 +367,13 @@ impl Game {
             return Outcome::Draw(DrawReason::BoardFull);
         }
         if self.variant.early_draw() {
+            // The side to move has the most stones left: if it can fill an empty column
+            // window, the game goes on, without counting everyone's stones.
+            let most = self.board.empty_cells().div_ceil(self.variant.players());
+            let connect = self.variant.connect();
+            if most >= connect && self.board.has_open_column(connect) {
+                return Outcome::InProgress;
+            }
             let remaining = self.stones_left_by_player();
             let remaining = &remaining[..self.variant.players()];
             if !self
