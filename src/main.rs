@@ -5,13 +5,15 @@ use std::io::{self, BufWriter, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use c4::batch::{run_batch_solve, run_bench, BatchMode, BatchOptions, BenchOptions};
+use c4::batch::{
+    run_batch_solve, run_bench, run_empty_board_bench, BatchMode, BatchOptions, BenchOptions,
+};
 use c4::protocol::{self, Exit, Options};
 
 const USAGE: &str = "usage: c4 [--strict]
        c4 play [SETTINGS]
        c4 solve [--analyze | --weak]
-       c4 bench [--step N] [--limit N] [FILE...]
+       c4 bench [--step N] [--limit N] [--bits N] [--empty] [FILE...]
 
 c4 [--strict]
   Reads protocol commands from standard input, one per line, and writes one reply per command
@@ -26,10 +28,11 @@ c4 solve [--analyze | --weak]
   'MOVES SCORE' per line; --weak writes 1, 0 or -1; --analyze writes the score of every column
   ('-' for a full one). An invalid line gets 'MOVES error: REASON'.
 
-c4 bench [--step N] [--limit N] [FILE...]
+c4 bench [--step N] [--limit N] [--bits N] [--empty] [FILE...]
   Solves benchmark files of 'MOVES SCORE' lines (default: the sets in ../shared/bench) and prints
   per file the positions, mean and max time, mean nodes and whether every score matched.
-  --step N takes every Nth line, --limit N at most N positions per file.
+  --step N takes every Nth line, --limit N at most N positions per file, --bits N a table of
+  2^N entries; --empty solves the empty 7x6 board instead of the sets.
 
   --help, --version";
 
@@ -48,6 +51,7 @@ enum Mode {
     Protocol(Options),
     Solve(BatchMode),
     Bench(BenchOptions, Vec<PathBuf>),
+    EmptyBoard(u32),
     Help,
     Version,
 }
@@ -74,16 +78,22 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
         Some("bench") => {
             let mut options = BenchOptions::default();
             let mut files = Vec::new();
+            let mut empty = false;
             let mut rest = args[1..].iter();
             while let Some(arg) = rest.next() {
                 match arg.as_str() {
                     "--step" => options.step = number("--step", rest.next())?,
                     "--limit" => options.limit = Some(number("--limit", rest.next())?),
+                    "--bits" => options.table_bits = number("--bits", rest.next())? as u32,
+                    "--empty" => empty = true,
                     flag if flag.starts_with('-') => {
                         return Err(format!("c4 bench has no option '{flag}'"))
                     }
                     file => files.push(PathBuf::from(file)),
                 }
+            }
+            if empty {
+                return Ok(Mode::EmptyBoard(options.table_bits));
             }
             if files.is_empty() {
                 files = BENCH_SETS
@@ -140,6 +150,9 @@ fn main() -> ExitCode {
                 ..BatchOptions::default()
             };
             run_batch_solve(io::stdin().lock(), stdout, &options).map(|()| ExitCode::SUCCESS)
+        }
+        Mode::EmptyBoard(table_bits) => {
+            run_empty_board_bench(stdout, table_bits).map(|()| ExitCode::SUCCESS)
         }
         Mode::Bench(options, files) => {
             let mut stderr = io::stderr();
