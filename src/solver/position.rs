@@ -52,18 +52,32 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
+    /// The standard 7x6 board, as a constant so that searches on it can be compiled with every
+    /// shift and mask known in advance.
+    pub(crate) const STANDARD: Geometry = Geometry::of(7, 6);
+
     fn new(width: u32, height: u32) -> Result<Geometry, SolverError> {
         if width == 0 || height == 0 || width * (height + 1) > 64 {
             return Err(SolverError::BoardTooLarge { width, height });
         }
-        let bottom = (0..width).fold(0u64, |acc, c| acc | 1 << (c * (height + 1)));
-        Ok(Geometry {
+        Ok(Geometry::of(width, height))
+    }
+
+    /// The geometry of a board that fits (`width * (height + 1) <= 64`, both non-zero).
+    const fn of(width: u32, height: u32) -> Geometry {
+        let mut bottom = 0u64;
+        let mut column = 0;
+        while column < width {
+            bottom |= 1 << (column * (height + 1));
+            column += 1;
+        }
+        Geometry {
             width,
             height,
             bottom,
             board: bottom * ((1u64 << height) - 1),
             has_rows: width >= CONNECT,
-        })
+        }
     }
 
     /// The number of cells on the board.
@@ -92,6 +106,7 @@ impl Geometry {
     }
 
     /// Every empty cell that would complete a line of four for the owner of `stones`.
+    #[inline(always)]
     pub(crate) fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
         let p = stones;
         // Vertical: only the cell right above three stones.
@@ -207,6 +222,17 @@ impl Position {
         &self.geometry
     }
 
+    /// The same position, its geometry taken from [`Geometry::STANDARD`]: for the search on the
+    /// standard board, so that the compiler sees the shape as a constant.
+    #[inline(always)]
+    pub(crate) fn on_standard_board(&self) -> Position {
+        debug_assert_eq!(self.geometry, Geometry::STANDARD);
+        Position {
+            geometry: Geometry::STANDARD,
+            ..*self
+        }
+    }
+
     /// The number of stones on the board.
     pub fn moves_played(&self) -> u32 {
         self.moves
@@ -269,7 +295,7 @@ impl Position {
     /// Invariant: `cell` is a single bit of [`possible`](Self::possible) (the lowest empty cell
     /// of a column) and the game is not over. Nothing is checked: breaking the invariant leaves a
     /// position that means nothing.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, cell: u64) {
         self.current ^= self.mask;
         self.mask |= cell;
@@ -277,24 +303,24 @@ impl Position {
     }
 
     /// The unique key of the position: `current + mask`, below `2^(width * (height + 1))`.
-    #[inline]
+    #[inline(always)]
     pub fn key(&self) -> u64 {
         self.current + self.mask
     }
 
     /// The lowest empty cell of every column that is not full.
-    #[inline]
+    #[inline(always)]
     pub fn possible(&self) -> u64 {
         (self.mask + self.geometry.bottom) & self.geometry.board
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn winning_cells(&self, stones: u64) -> u64 {
         self.geometry.winning_cells(stones, self.mask)
     }
 
     /// The cells where the opponent would complete four.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn opponent_winning_cells(&self) -> u64 {
         self.winning_cells(self.current ^ self.mask)
     }
@@ -302,7 +328,7 @@ impl Position {
     /// The playable cells that do not let the opponent win at once, assuming the side to move
     /// cannot win at once: the forced block if there is one, nothing if two blocks are needed,
     /// and never the cell under an opponent's winning cell.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn non_losing_moves(&self) -> u64 {
         let mut possible = self.possible();
         let threats = self.opponent_winning_cells();
@@ -318,7 +344,7 @@ impl Position {
 
     /// How many winning cells the side to move would own after playing `cell`; the move
     /// ordering heuristic.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn threats_after(&self, cell: u64) -> u32 {
         self.geometry
             .winning_cells(self.current | cell, self.mask | cell)
@@ -326,13 +352,13 @@ impl Position {
     }
 
     /// The key of the position after playing `cell`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn key_after(&self, cell: u64) -> u64 {
         (self.current ^ self.mask) + (self.mask | cell)
     }
 
     /// The cell a move in `column` would fill, if the column has room.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn cell_in(&self, column: u32) -> u64 {
         self.possible() & self.geometry.column_mask(column)
     }
