@@ -8,6 +8,7 @@ const MAX_WIDTH: usize = 32;
 pub(crate) struct MoveList {
     cells: [u64; MAX_WIDTH],
     keys: [u64; MAX_WIDTH],
+    threats: [u64; MAX_WIDTH],
     columns: [u8; MAX_WIDTH],
     weights: [u32; MAX_WIDTH],
     len: usize,
@@ -18,34 +19,45 @@ impl MoveList {
         MoveList {
             cells: [0; MAX_WIDTH],
             keys: [0; MAX_WIDTH],
+            threats: [0; MAX_WIDTH],
             columns: [0; MAX_WIDTH],
             weights: [0; MAX_WIDTH],
             len: 0,
         }
     }
 
-    /// Inserts a move behind every move of greater or equal weight.
+    /// Inserts a move behind every move of greater or equal weight; `threats` are the mover's
+    /// winning cells after it, passed on to the child's search.
     #[inline]
-    pub(crate) fn push(&mut self, cell: u64, column: u32, key: u64, weight: u32) {
+    pub(crate) fn push(&mut self, cell: u64, column: u32, key: u64, threats: u64, weight: u32) {
         let mut i = self.len;
         while i > 0 && self.weights[i - 1] < weight {
             self.cells[i] = self.cells[i - 1];
             self.keys[i] = self.keys[i - 1];
+            self.threats[i] = self.threats[i - 1];
             self.columns[i] = self.columns[i - 1];
             self.weights[i] = self.weights[i - 1];
             i -= 1;
         }
         self.cells[i] = cell;
         self.keys[i] = key;
+        self.threats[i] = threats;
         self.columns[i] = column as u8;
         self.weights[i] = weight;
         self.len += 1;
     }
 
-    /// The moves, best first, as `(cell, column, table key of the child)`.
+    /// The moves, best first, as `(cell, column, table key of the child, threats after it)`.
     #[inline]
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, u32, u64)> + '_ {
-        (0..self.len).map(|i| (self.cells[i], u32::from(self.columns[i]), self.keys[i]))
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, u32, u64, u64)> + '_ {
+        (0..self.len).map(|i| {
+            (
+                self.cells[i],
+                u32::from(self.columns[i]),
+                self.keys[i],
+                self.threats[i],
+            )
+        })
     }
 }
 
@@ -69,10 +81,10 @@ mod tests {
     #[test]
     fn heavier_moves_come_first_and_ties_keep_their_order() {
         let mut list = MoveList::new();
-        list.push(1, 3, 0, 2);
-        list.push(2, 2, 0, 5);
-        list.push(4, 4, 0, 2);
-        let columns: Vec<u32> = list.iter().map(|(_, c, _)| c).collect();
+        list.push(1, 3, 0, 0, 2);
+        list.push(2, 2, 0, 0, 5);
+        list.push(4, 4, 0, 0, 2);
+        let columns: Vec<u32> = list.iter().map(|(_, c, _, _)| c).collect();
         assert_eq!(columns, [2, 3, 4]);
     }
 

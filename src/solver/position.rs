@@ -327,28 +327,28 @@ impl Position {
 
     /// The playable cells that do not let the opponent win at once, assuming the side to move
     /// cannot win at once: the forced block if there is one, nothing if two blocks are needed,
-    /// and never the cell under an opponent's winning cell.
+    /// and never the cell under an opponent's winning cell. `opponent_threats` are the
+    /// [`opponent_winning_cells`](Self::opponent_winning_cells), which the search already knows
+    /// from the parent's move ordering.
     #[inline(always)]
-    pub(crate) fn non_losing_moves(&self) -> u64 {
+    pub(crate) fn non_losing_moves(&self, opponent_threats: u64) -> u64 {
         let mut possible = self.possible();
-        let threats = self.opponent_winning_cells();
-        let forced = possible & threats;
+        let forced = possible & opponent_threats;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
                 return 0;
             }
             possible = forced;
         }
-        possible & !(threats >> 1)
+        possible & !(opponent_threats >> 1)
     }
 
-    /// How many winning cells the side to move would own after playing `cell`; the move
-    /// ordering heuristic.
+    /// The cells where the side to move would complete four after playing `cell`: the move
+    /// ordering counts them, and they are the opponent's threats in the position after it.
     #[inline(always)]
-    pub(crate) fn threats_after(&self, cell: u64) -> u32 {
+    pub(crate) fn winning_cells_after(&self, cell: u64) -> u64 {
         self.geometry
             .winning_cells(self.current | cell, self.mask | cell)
-            .count_ones()
     }
 
     /// The key of the position after playing `cell`.

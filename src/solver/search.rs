@@ -353,22 +353,25 @@ impl Solver {
     /// own copy with the shape built in (a fifth fewer instructions), every other board the
     /// general one.
     fn search(&mut self, position: &Position, alpha: i32, beta: i32) -> i32 {
+        let threats = position.opponent_winning_cells();
         if *position.geometry() == Geometry::STANDARD {
-            self.negamax::<true>(position, alpha, beta)
+            self.negamax::<true>(position, threats, alpha, beta)
         } else {
-            self.negamax::<false>(position, alpha, beta)
+            self.negamax::<false>(position, threats, alpha, beta)
         }
     }
 
     /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
     /// on the same side of the window (at most `alpha`, or at least `beta`). `STANDARD`: the
-    /// position is on the standard board.
+    /// position is on the standard board; `opponent_threats`: the cells where the opponent would
+    /// complete four.
     ///
     /// Requires that the side to move cannot win at once (every caller checks that first, and
     /// children are only ever reached through moves that do not allow an immediate win).
     fn negamax<const STANDARD: bool>(
         &mut self,
         position: &Position,
+        opponent_threats: u64,
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
@@ -385,7 +388,7 @@ impl Solver {
         let area = geometry.area() as i32;
         let moves = position.moves_played() as i32;
 
-        let candidates = position.non_losing_moves();
+        let candidates = position.non_losing_moves(opponent_threats);
         if candidates == 0 {
             // Every move lets the opponent complete four with its next stone.
             return -(area - moves) / 2;
@@ -432,16 +435,17 @@ impl Solver {
             if cell != 0 {
                 let child_key = self.table_key(&geometry, position.key_after(cell)).0;
                 self.table_for(empty - 1).prefetch(child_key);
+                let threats = position.winning_cells_after(cell);
                 let weight = if hint == Some(column) {
                     u32::MAX
                 } else {
-                    position.threats_after(cell)
+                    threats.count_ones()
                 };
-                list.push(cell, column, child_key, weight);
+                list.push(cell, column, child_key, threats, weight);
             }
         }
         if area - moves > ETC_MIN_EMPTY {
-            for (_, column, child_key) in list.iter() {
+            for (_, column, child_key, _) in list.iter() {
                 if let Some(child) = self.table_for(empty - 1).probe(child_key) {
                     if -child.upper >= beta {
                         let bounds = Bounds {
@@ -459,10 +463,10 @@ impl Solver {
         let nodes_in = self.nodes;
         let mut best_score = i32::MIN;
         let mut best_column = None;
-        for (cell, column, _) in list.iter() {
+        for (cell, column, _, threats) in list.iter() {
             let mut child = *position;
             child.play_unchecked(cell);
-            let score = -self.negamax::<STANDARD>(&child, -beta, -alpha);
+            let score = -self.negamax::<STANDARD>(&child, threats, -beta, -alpha);
             if self.interrupted {
                 return 0;
             }
