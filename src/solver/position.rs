@@ -351,6 +351,18 @@ impl Position {
             .winning_cells(self.current | cell, self.mask | cell)
     }
 
+    /// Whether the side to move (`mover`) or the opponent still has a line of four that its
+    /// own stones and the empty cells could complete: a side without one cannot win.
+    #[inline(always)]
+    pub(crate) fn has_open_line(&self, mover: bool) -> bool {
+        let stones = if mover {
+            self.current
+        } else {
+            self.current ^ self.mask
+        };
+        has_four(&self.geometry, stones | (self.geometry.board ^ self.mask))
+    }
+
     /// The key of the position after playing `cell`.
     #[inline(always)]
     pub(crate) fn key_after(&self, cell: u64) -> u64 {
@@ -364,6 +376,7 @@ impl Position {
     }
 }
 
+#[inline(always)]
 fn has_four(geometry: &Geometry, stones: u64) -> bool {
     let lines = [1, geometry.height + 1, geometry.height, geometry.height + 2];
     let directions = if geometry.has_rows {

@@ -26,6 +26,10 @@ const ETC_MIN_EMPTY: i32 = 12;
 /// zero (28% fewer nodes on begin-hard, 11% more on begin-medium than halving alone).
 const SIGN_FIRST_RANGE: i32 = 16;
 
+/// Positions with at most this many empty cells are checked for sides that can no longer
+/// complete any line, and so cannot win.
+const OPEN_LINES_EMPTY: i32 = 12;
+
 /// Positions with at most this many empty cells go to the small near-leaf table.
 const NEAR_LEAF_EMPTY: i32 = 12;
 
@@ -399,6 +403,16 @@ impl Solver {
         // The opponent cannot win with its next stone, and we cannot win with this one.
         let mut lower = -(area - 2 - moves) / 2;
         let mut upper = (area - 1 - moves) / 2;
+        // A side that can no longer complete any line cannot win. Only the side the window
+        // asks about is tested: the other answer could not cut.
+        if area - moves <= OPEN_LINES_EMPTY {
+            if alpha >= 0 && !position.has_open_line(true) {
+                return upper.min(0);
+            }
+            if beta <= 0 && !position.has_open_line(false) {
+                return lower.max(0);
+            }
+        }
 
         let (table_key, flipped) = self.table_key(&geometry, position.key());
         let orient = |column: u32| {
