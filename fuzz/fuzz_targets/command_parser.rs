@@ -1,4 +1,6 @@
 //! Fuzzes the text parsers: command lines, move sequences and FEN never panic on any input.
+//! The input is parsed whole and line by line, so that every line of the protocol scripts seeds
+//! the parsers (a script with one bad byte still gives its other lines).
 #![no_main]
 
 use c4::notation::{parse_moves, Fen};
@@ -6,14 +8,25 @@ use c4::protocol::parse_request;
 use c4::rules::Variant;
 use libfuzzer_sys::fuzz_target;
 
+fn parse_all(text: &str) {
+    let _ = parse_request(text);
+    for width in [1, 7, 9, 10, 16] {
+        let _ = parse_moves(text, width);
+    }
+    if let Ok(fen) = Fen::parse(text) {
+        let _ = fen.to_game(&Variant::default());
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = parse_request(text);
-        for width in [1, 7, 9, 10, 16] {
-            let _ = parse_moves(text, width);
-        }
-        if let Ok(fen) = Fen::parse(text) {
-            let _ = fen.to_game(&Variant::default());
+        parse_all(text);
+    }
+    if data.contains(&b'\n') {
+        for line in data.split(|&b| b == b'\n') {
+            if let Ok(text) = std::str::from_utf8(line) {
+                parse_all(text);
+            }
         }
     }
 });

@@ -30,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
     run(Cursor::new(input), &mut out, Options::default()).expect("memory I/O cannot fail");
     let text = String::from_utf8(out).expect("replies are UTF-8");
     for reply in text.split_terminator("\n\n") {
-        assert!(reply.starts_with('=') || reply.starts_with('?'), "{reply:?}");
+        assert!(
+            reply.starts_with('=') || reply.starts_with('?'),
+            "{reply:?}"
+        );
     }
     assert!(text.is_empty() || text.ends_with("\n\n"));
 });

@@ -7,12 +7,9 @@ pub mod savefile;
 pub mod search;
 pub mod session;
 
-use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
 
 pub use command::{parse_request, Command, CommandError, Request};
 pub use reply::{frame, Response};
@@ -131,138 +128,91 @@ fn clean_line(bytes: &[u8]) -> Result<Option<&str>, String> {
     Ok((!text.is_empty()).then_some(text))
 }
 
-/// The most lines read ahead while a search runs; past that, reading waits for the search.
-pub const MAX_PENDING_LINES: usize = 1024;
+/// The size of the input buffer: a piped script is read in few system calls.
+const INPUT_BUFFER_BYTES: usize = 64 * 1024;
 
-/// What the reading thread passes on.
-enum Input {
-    Lines(Vec<RawLine>),
-    End,
-    Failed(io::Error),
+/// What a search's read-ahead hands back: the input, and the first line after the search that
+/// gets a reply (blank and comment lines are skipped), the end of the input, or a read error.
+struct ReadAhead<R> {
+    input: BufReader<R>,
+    next: io::Result<Option<RawLine>>,
 }
 
-/// The most lines passed on at once.
-const BATCH_LINES: usize = 256;
-
-/// Reads lines on their own thread so that `stop` is seen while a search runs. Lines already
-/// waiting in the buffer go on together (a script is not slowed by a hand-over per line; a
-/// person's or a GUI's line goes on at once). The channel is bounded: a fast writer waits
-/// instead of filling memory.
-fn spawn_reader(input: impl Read + Send + 'static) -> (Receiver<Input>, JoinHandle<()>) {
-    let (sender, receiver) = mpsc::sync_channel(16);
-    let mut input = BufReader::with_capacity(64 * 1024, input);
-    let reader = thread::spawn(move || loop {
-        let mut batch = Vec::new();
-        let ending = loop {
-            match read_line(&mut input) {
-                Ok(Some(line)) => batch.push(line),
-                Ok(None) => break Some(Input::End),
-                Err(e) => break Some(Input::Failed(e)),
-            }
-            if batch.len() == BATCH_LINES || !input.buffer().contains(&b'\n') {
-                break None;
-            }
-        };
-        if !batch.is_empty() && sender.send(Input::Lines(batch)).is_err() {
-            return;
-        }
-        if let Some(last) = ending {
-            let _ = sender.send(last);
-            return;
-        }
-    });
-    (receiver, reader)
+/// The lines of the input, in order. They are read on the interpreter's own thread, so when a
+/// command runs nothing else is reading: `quit` and the end of a run leave no thread behind,
+/// however the input was going to go on. Only while a search runs is the input read on a thread
+/// of its own, and only up to the first line that gets a reply, which is all that can stop the
+/// search; that thread is joined when the interpreter wants its next line.
+struct Lines<R> {
+    /// The input; `None` while a read-ahead has it.
+    input: Option<BufReader<R>>,
+    /// The read-ahead of the last search, if it has not been joined yet.
+    ahead: Option<JoinHandle<ReadAhead<R>>>,
 }
 
-/// The lines not yet run, in order, and whether the input has ended.
-struct Lines {
-    receiver: Receiver<Input>,
-    /// The reading thread, joined once it has passed on the end of the input.
-    reader: Option<JoinHandle<()>>,
-    pending: VecDeque<RawLine>,
-    ended: bool,
-}
-
-impl Lines {
-    /// Notes the end of the input; the reading thread has then finished, so it is joined.
-    fn end(&mut self) {
-        self.ended = true;
-        if let Some(reader) = self.reader.take() {
-            let _ = reader.join();
+impl<R: Read + Send + 'static> Lines<R> {
+    fn new(input: R) -> Self {
+        Lines {
+            input: Some(BufReader::with_capacity(INPUT_BUFFER_BYTES, input)),
+            ahead: None,
         }
     }
 
     /// The next line to run; `None` at the end of input.
     fn next(&mut self) -> io::Result<Option<RawLine>> {
-        if let Some(line) = self.pending.pop_front() {
-            return Ok(Some(line));
+        if let Some(ahead) = self.ahead.take() {
+            let ahead = ahead
+                .join()
+                .map_err(|_| io::Error::other("the reading thread failed"))?;
+            self.input = Some(ahead.input);
+            return ahead.next;
         }
-        if self.ended {
-            return Ok(None);
-        }
-        match self.receiver.recv() {
-            Ok(Input::Lines(lines)) => {
-                self.pending.extend(lines);
-                Ok(self.pending.pop_front())
-            }
-            Ok(Input::Failed(e)) => Err(e),
-            Ok(Input::End) | Err(_) => {
-                self.end();
-                Ok(None)
-            }
+        match &mut self.input {
+            Some(input) => read_line(input),
+            None => Ok(None),
         }
     }
 
-    /// Waits for `search` to finish while reading ahead: a `stop` or `quit` that is the first
-    /// command after the search stops it at once (a later one waits its turn, so a script means
-    /// the same however fast it is read); every line read is kept to run afterwards, in order.
-    fn wait_for(&mut self, search: Box<Search>) -> io::Result<Finished> {
-        let stop = search.stop_flag();
-        if self
-            .pending
-            .iter()
-            .find(|l| is_command(l))
-            .is_some_and(stops_search)
-        {
-            stop.store(true, Ordering::Relaxed);
+    /// Runs `search` on this thread while another reads ahead: a `stop` or `quit` that is the
+    /// first command after the search stops it at once. A later one waits its turn, so a script
+    /// means the same however fast it is read.
+    fn search(&mut self, search: Box<Search>) -> Finished {
+        if let Some(input) = self.input.take() {
+            let stop = search.stop_flag();
+            self.ahead = Some(thread::spawn(move || read_ahead(input, &stop)));
         }
-        let (done, finished) = mpsc::channel();
-        let worker = thread::spawn(move || {
-            let _ = done.send(search.run());
-        });
-        let joined = |result| {
-            let _ = worker.join();
-            Ok(result)
-        };
-        loop {
-            match finished.try_recv() {
-                Ok(result) => return joined(result),
-                Err(TryRecvError::Disconnected) => {
-                    return Err(io::Error::other("the search thread failed"));
-                }
-                Err(TryRecvError::Empty) => {}
-            }
-            if self.ended || self.pending.len() >= MAX_PENDING_LINES {
-                return match finished.recv() {
-                    Ok(result) => joined(result),
-                    Err(_) => Err(io::Error::other("the search thread failed")),
-                };
-            }
-            match self.receiver.recv_timeout(Duration::from_millis(1)) {
-                Ok(Input::Lines(lines)) => {
-                    for line in lines {
-                        if stops_search(&line) && !self.pending.iter().any(is_command) {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        self.pending.push_back(line);
-                    }
-                }
-                Ok(Input::Failed(e)) => return Err(e),
-                Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => self.end(),
-                Err(RecvTimeoutError::Timeout) => {}
+        search.run()
+    }
+}
+
+impl<R> Drop for Lines<R> {
+    /// A read-ahead still running when the interpreter stops early (a failed search in strict
+    /// mode, a closed output) may be waiting on a read of standard input, which nothing can
+    /// interrupt: it is joined only if it has finished, and otherwise ends with that read.
+    fn drop(&mut self) {
+        if let Some(ahead) = self.ahead.take() {
+            if ahead.is_finished() {
+                let _ = ahead.join();
             }
         }
     }
+}
+
+/// Reads up to the first line that gets a reply and stops the search if that line is `stop` or
+/// `quit`.
+fn read_ahead<R: Read>(mut input: BufReader<R>, stop: &AtomicBool) -> ReadAhead<R> {
+    let next = loop {
+        match read_line(&mut input) {
+            Ok(Some(line)) if !is_command(&line) => {}
+            next => break next,
+        }
+    };
+    if let Ok(Some(line)) = &next {
+        if stops_search(line) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+    ReadAhead { input, next }
 }
 
 /// Whether a line is `stop` or `quit`, which end a running search.
@@ -283,20 +233,15 @@ fn is_command(line: &RawLine) -> bool {
 }
 
 /// Runs the interpreter until `quit`, end of input, or (strict) the first failure. Every reply
-/// is flushed as soon as it is written. Searches run on a worker thread while input is read.
+/// is flushed as soon as it is written. A search runs on this thread while another reads ahead
+/// for a `stop`.
 pub fn run(
     input: impl Read + Send + 'static,
     mut output: impl Write,
     options: Options,
 ) -> io::Result<Exit> {
     let mut session = Session::default();
-    let (receiver, reader) = spawn_reader(input);
-    let mut lines = Lines {
-        receiver,
-        reader: Some(reader),
-        pending: VecDeque::new(),
-        ended: false,
-    };
+    let mut lines = Lines::new(input);
     while let Some(raw) = lines.next()? {
         let (id, reply, flow) = match raw {
             RawLine::TooLong => (
@@ -317,7 +262,7 @@ pub fn run(
                             (id, result.map_err(|e| e.to_string()), flow)
                         }
                         Ok(Step::Search(search)) => {
-                            let finished = lines.wait_for(search)?;
+                            let finished = lines.search(search);
                             (
                                 id,
                                 session.finish(finished).map_err(|e| e.to_string()),
@@ -402,5 +347,65 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "? column 9 is off the board (columns 1-7)\n\n"
         );
+    }
+
+    /// A script, then `fen` lines for ever, as a person or a GUI that never closes its end:
+    /// reading it to the end would never finish. The token tells whether it is still held.
+    struct Endless {
+        script: io::Cursor<&'static [u8]>,
+        _token: std::sync::Arc<()>,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.script.read(buf)? {
+                0 => {
+                    let line = b"fen\n";
+                    let n = line.len().min(buf.len());
+                    buf[..n].copy_from_slice(&line[..n]);
+                    Ok(n)
+                }
+                n => Ok(n),
+            }
+        }
+    }
+
+    /// Runs `script` and what follows it; the input must be let go of when `run` returns.
+    fn run_endless(script: &'static [u8]) -> String {
+        let token = std::sync::Arc::new(());
+        let input = Endless {
+            script: io::Cursor::new(script),
+            _token: std::sync::Arc::clone(&token),
+        };
+        let mut out = Vec::new();
+        assert_eq!(
+            run(input, &mut out, Options::default()).unwrap(),
+            Exit::Quit
+        );
+        assert_eq!(
+            std::sync::Arc::strong_count(&token),
+            1,
+            "the input is still held after quit"
+        );
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn quit_leaves_nothing_reading_the_input() {
+        assert_eq!(
+            run_endless(b"play 4\nquit\n"),
+            "= ply 1, o to move\n\n=\n\n"
+        );
+    }
+
+    #[test]
+    fn quit_during_a_search_leaves_nothing_reading_the_input() {
+        // The empty board takes minutes to solve: only the `quit` read beside it ends it soon.
+        let out = run_endless(b"hash 2\nsolve\n\n# comment\nquit\n");
+        assert!(
+            out.starts_with("= hash 2 MiB\n\n? the search stopped before it found the exact score"),
+            "{out}"
+        );
+        assert!(out.ends_with(")\n\n=\n\n"), "{out}");
     }
 }

@@ -1,6 +1,6 @@
-//! Searches that run beside the interpreter (`solve`, `analyze`, `go`, `genmove`, `hint`): each
-//! takes a copy of the game and the session's solver to a worker thread, and hands them back
-//! with its answer, so that `stop` can be read and honoured while it thinks.
+//! Searches that run beside the reading of input (`solve`, `analyze`, `go`, `genmove`, `hint`):
+//! each takes a copy of the game and the session's solver and hands them back with its answer,
+//! and stops when its flag is set, so that a `stop` read while it thinks is honoured.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
