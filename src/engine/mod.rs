@@ -10,6 +10,8 @@ pub use rng::Rng;
 
 use crate::rules::{Column, Game};
 use crate::solver::{Limits, Score, Solver};
+use std::sync::atomic::AtomicBool;
+
 use lookahead::{column_values, Evaluation, WIN};
 use perfect::{best_column, PerfectError};
 
@@ -42,6 +44,8 @@ pub struct Choice {
     pub proven: bool,
     /// The exact score of the move, when the solver found it.
     pub score: Option<Score>,
+    /// Whether a `stop` cut the look-ahead short, so that a one-move look chose.
+    pub stopped: bool,
 }
 
 /// Chooses a move for the side to move at `level`; `None` when the game is over. `solver` is
@@ -58,22 +62,18 @@ pub fn choose(
         column,
         proven: false,
         score: None,
+        stopped: false,
     };
+    // Look-ahead levels take no bounds, but a `stop` ends them too.
+    let stop = limits.stop.as_deref();
     let heuristic = |plies: u32, rng: &mut Rng| {
-        lookahead_move(game, plies, Evaluation::Windows, TieBreak::Left, rng).map(|m| Choice {
-            column: m.column,
-            proven: m.proven,
-            score: None,
-        })
+        lookahead_move(game, plies, Evaluation::Windows, TieBreak::Left, rng, stop)
+            .map(Choice::from)
     };
     match level {
         Level::Random => random_move(game, rng).map(unproven),
         Level::Lookahead { plies, tie_break } => {
-            lookahead_move(game, plies, Evaluation::Plain, tie_break, rng).map(|m| Choice {
-                column: m.column,
-                proven: m.proven,
-                score: None,
-            })
+            lookahead_move(game, plies, Evaluation::Plain, tie_break, rng, stop).map(Choice::from)
         }
         Level::Heuristic { plies } => heuristic(plies, rng),
         Level::Perfect => {
@@ -85,6 +85,7 @@ pub fn choose(
                     column,
                     proven: true,
                     score: Some(score),
+                    stopped: false,
                 }),
                 Err(PerfectError::GameOver(_)) => None,
                 Err(_) => heuristic(HEURISTIC_PLIES, rng),
@@ -161,28 +162,49 @@ pub struct Lookahead {
     /// Whether the search saw the end of the game on every line it needed: a forced win, or
     /// every column losing.
     pub proven: bool,
+    /// Whether a `stop` cut the search short, so that a one-move look chose.
+    pub stopped: bool,
+}
+
+impl From<Lookahead> for Choice {
+    fn from(choice: Lookahead) -> Choice {
+        Choice {
+            column: choice.column,
+            proven: choice.proven,
+            score: None,
+            stopped: choice.stopped,
+        }
+    }
 }
 
 /// S4's look-ahead player: values each column `plies` moves deep and takes the best, breaking
 /// ties by `tie_break`. With `Evaluation::Windows`, positions at the depth limit are judged by
-/// their open lines (the heuristic for boards and player counts the solver does not cover).
+/// their open lines (the heuristic for boards and player counts the solver does not cover). When
+/// `stop` is set before the search finishes, a one-move look (which always finishes) chooses,
+/// and the choice is not proven.
 pub fn lookahead_move(
     game: &Game,
     plies: u32,
     evaluation: Evaluation,
     tie_break: TieBreak,
     rng: &mut Rng,
+    stop: Option<&AtomicBool>,
 ) -> Option<Lookahead> {
-    let values = column_values(game, plies.max(1), evaluation);
+    let (values, finished) = match column_values(game, plies.max(1), evaluation, stop) {
+        Some(values) => (values, true),
+        None => (column_values(game, 1, evaluation, None)?, false),
+    };
     let best = best_of(&values);
     if best.is_empty() {
         return None;
     }
     let top = values[best[0].index()];
-    let proven = top == Some(WIN) || values.iter().flatten().all(|&v| v == lookahead::LOSS);
+    let proven =
+        finished && (top == Some(WIN) || values.iter().flatten().all(|&v| v == lookahead::LOSS));
     Some(Lookahead {
         column: tie_break.pick(&best, rng),
         proven,
+        stopped: !finished,
     })
 }
 
@@ -195,8 +217,10 @@ mod tests {
     fn tie_breaks() {
         let g = Game::standard_after(&[]);
         let mut rng = Rng::new(1);
-        let left = lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Left, &mut rng).unwrap();
-        let right = lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Right, &mut rng).unwrap();
+        let left =
+            lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Left, &mut rng, None).unwrap();
+        let right =
+            lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Right, &mut rng, None).unwrap();
         assert_eq!((left.column.number(), right.column.number()), (1, 7));
         assert!(!left.proven);
     }
@@ -204,8 +228,15 @@ mod tests {
     #[test]
     fn takes_a_win_and_calls_it_proven() {
         let g = Game::standard_after(&[1, 2, 1, 2, 1, 2]);
-        let m =
-            lookahead_move(&g, 3, Evaluation::Plain, TieBreak::Right, &mut Rng::new(0)).unwrap();
+        let m = lookahead_move(
+            &g,
+            3,
+            Evaluation::Plain,
+            TieBreak::Right,
+            &mut Rng::new(0),
+            None,
+        )
+        .unwrap();
         assert_eq!(m.column.number(), 1);
         assert!(m.proven);
     }

@@ -129,6 +129,9 @@ impl Search {
                 let who = v.token(game.to_move());
                 let why = match choice.score {
                     Some(score) => describe(score, game),
+                    None if choice.stopped => {
+                        "stopped before it looked further than one move".into()
+                    }
                     None => format!("no forced result within {HEURISTIC_PLIES} moves"),
                 };
                 Ok((
