@@ -19,7 +19,9 @@ const MAX_PERFT: u32 = 4;
 /// `stop` must follow it.
 fn admit(line: &[u8]) -> Option<bool> {
     let text = String::from_utf8_lossy(line).to_ascii_lowercase();
-    let mut words = text.split_ascii_whitespace();
+    // The command as c4 reads it: everything from a `#` on is a comment (`go#x` is a `go`).
+    let command_text = text.split('#').next().unwrap_or("");
+    let mut words = command_text.split_ascii_whitespace();
     let command = words.next().unwrap_or("");
     match command {
         "perft" => words
