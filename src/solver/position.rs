@@ -46,6 +46,10 @@ pub(crate) struct Geometry {
     pub(crate) bottom: u64,
     /// Every playable cell (sentinels excluded).
     pub(crate) board: u64,
+    /// The cells in rows of the same parity as the row under the top one (even rows on a board
+    /// of even height): in a column with an even number of empty cells, the side to move plays
+    /// these and its opponent the others when it answers every move in the same column.
+    pub(crate) first_player_rows: u64,
     /// Whether lines other than vertical ones fit on the board; also keeps the horizontal and
     /// diagonal shifts below 64 on tall, narrow boards.
     pub(crate) has_rows: bool,
@@ -71,10 +75,17 @@ impl Geometry {
             bottom |= 1 << (column * (height + 1));
             column += 1;
         }
+        let mut first_player_rows = 0u64;
+        let mut row = height % 2;
+        while row < height {
+            first_player_rows |= bottom << row;
+            row += 2;
+        }
         Geometry {
             width,
             height,
             bottom,
+            first_player_rows,
             board: bottom * ((1u64 << height) - 1),
             has_rows: width >= CONNECT,
         }
@@ -361,6 +372,31 @@ impl Position {
             self.current ^ self.mask
         };
         has_four(&self.geometry, stones | (self.geometry.board ^ self.mask))
+    }
+
+    /// An upper bound on the score of the side to move from the opponent's follow-up strategy
+    /// ("claimeven"): when every column has an even number of empty cells, the opponent can
+    /// answer each move on top of it, and so take every cell of the other row parity. If the
+    /// side to move cannot make four with its own stones and the cells left to it, it cannot
+    /// win (bound 0); if the opponent then makes four with its cells, it loses (bound -1).
+    /// `None` when some column has an odd number of empty cells or the side to move keeps a line.
+    #[inline(always)]
+    pub(crate) fn follow_up_bound(&self) -> Option<i32> {
+        let geometry = &self.geometry;
+        let first = geometry.first_player_rows;
+        if self.possible() & !first != 0 {
+            return None;
+        }
+        let empty = geometry.board ^ self.mask;
+        if has_four(geometry, self.current | (empty & first)) {
+            return None;
+        }
+        let opponent = self.current ^ self.mask;
+        Some(if has_four(geometry, opponent | (empty & !first)) {
+            -1
+        } else {
+            0
+        })
     }
 
     /// The key of the position after playing `cell`.

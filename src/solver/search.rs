@@ -417,6 +417,16 @@ impl Solver {
             }
         }
 
+        // When the opponent can answer every move in the same column, the side to move may be
+        // unable to win, or even to draw, whatever it plays.
+        if alpha >= -1 {
+            if let Some(bound) = position.follow_up_bound() {
+                if alpha >= bound {
+                    return upper.min(bound);
+                }
+            }
+        }
+
         let (table_key, flipped) = self.table_key(&geometry, position.key());
         let orient = |column: u32| {
             if flipped {
@@ -649,6 +659,31 @@ mod tests {
                 prop_assert_eq!(scores[column as usize].map(|s| i32::from(s.value())), expected);
             }
         }
+    }
+
+    #[test]
+    fn the_follow_up_bound_holds_and_is_used() {
+        // Random games on 5x4, stopped at every even number of empty cells: wherever the bound
+        // applies, the exact score respects it.
+        let mut seen = [0usize; 2];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..400 {
+            let mut position = Position::new(5, 4).unwrap();
+            while !position.is_full() && !position.can_win_next() {
+                if let Some(bound) = position.follow_up_bound() {
+                    assert!(exhaustive(&position) <= bound, "{position:?}");
+                    seen[(-bound) as usize] += 1;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let columns: Vec<u32> = (0..5).filter(|&c| position.can_play(c)).collect();
+                position
+                    .play_column(columns[(state % columns.len() as u64) as usize])
+                    .unwrap();
+            }
+        }
+        assert!(seen[0] > 0 && seen[1] > 0, "both bounds seen: {seen:?}");
     }
 
     #[test]
