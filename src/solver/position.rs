@@ -374,25 +374,30 @@ impl Position {
         has_four(&self.geometry, stones | (self.geometry.board ^ self.mask))
     }
 
-    /// An upper bound on the score of the side to move from the opponent's follow-up strategy
-    /// ("claimeven"): when every column has an even number of empty cells, the opponent can
-    /// answer each move on top of it, and so take every cell of the other row parity. If the
-    /// side to move cannot make four with its own stones and the cells left to it, it cannot
-    /// win (bound 0); if the opponent then makes four with its cells, it loses (bound -1).
-    /// `None` when some column has an odd number of empty cells or the side to move keeps a line.
+    /// An upper bound on the score of the side to move from a follow-up strategy of the
+    /// opponent's ("claimeven"), when an even number of cells is empty. The opponent answers a
+    /// move in a column with an even number of empty cells on top of it, and the first move into
+    /// a column with an odd number by the first move into another such column (they come in
+    /// pairs), after which that column is even. So the side to move gets at most the cells in
+    /// rows of the parity of [`Geometry::first_player_rows`] and the lowest empty cell of every
+    /// odd column, and the opponent every other empty cell. If the side to move cannot make four
+    /// with its stones and those cells, it cannot win (bound 0); if the opponent then makes four
+    /// with its own, the side to move loses (bound -1). `None` when an odd number of cells is
+    /// empty or the side to move keeps a line.
     #[inline(always)]
     pub(crate) fn follow_up_bound(&self) -> Option<i32> {
         let geometry = &self.geometry;
-        let first = geometry.first_player_rows;
-        if self.possible() & !first != 0 {
+        if (geometry.area() - self.moves) % 2 == 1 {
             return None;
         }
         let empty = geometry.board ^ self.mask;
-        if has_four(geometry, self.current | (empty & first)) {
+        let mover_cells =
+            (empty & geometry.first_player_rows) | (self.possible() & !geometry.first_player_rows);
+        if has_four(geometry, self.current | mover_cells) {
             return None;
         }
         let opponent = self.current ^ self.mask;
-        Some(if has_four(geometry, opponent | (empty & !first)) {
+        Some(if has_four(geometry, opponent | (empty & !mover_cells)) {
             -1
         } else {
             0
