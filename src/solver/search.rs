@@ -460,6 +460,17 @@ impl Solver {
             let column = centre_out(geometry.width, i);
             let cell = candidates & position.cell_in(column);
             if cell != 0 {
+                // A move after which the opponent faces our follow-up strategy may refute
+                // this position without any search.
+                if beta <= 1 && empty % 2 == 1 {
+                    let mut child = *position;
+                    child.play_unchecked(cell);
+                    if let Some(bound) = child.follow_up_bound() {
+                        if -bound >= beta {
+                            return -bound;
+                        }
+                    }
+                }
                 let child_key = self.table_key(&geometry, position.key_after(cell)).0;
                 self.table_for(empty - 1).prefetch(child_key);
                 let threats = position.winning_cells_after(cell);
