@@ -456,8 +456,8 @@ impl Solver {
         let alpha_in = alpha;
 
         let mut list = MoveList::new();
-        for i in 0..geometry.width {
-            let column = centre_out(geometry.width, i);
+        for &column in centre_out(geometry.width) {
+            let column = u32::from(column);
             let cell = candidates & position.cell_in(column);
             if cell != 0 {
                 // A move after which the opponent faces our follow-up strategy may refute
