@@ -5,13 +5,15 @@
 ///
 /// ```text
 ///  63  62..60  59..54  53..48   47..40   39..32   31..0
-/// used  spare   work   best+1   upper+64 lower+64  key mod 2^32
+/// used  spare   work   best+1   upper+64 lower+64  check
 /// ```
 ///
-/// The bucket is `key mod buckets` with `buckets` prime, so the bucket and the low 32 bits of the
-/// key together identify the key exactly whenever `key < buckets * 2^32` (every key of a 7x6
-/// board, whose keys are below 2^49, once the table has 2^17 buckets). On larger boards two keys
-/// may share a bucket and low bits, with a chance of about 2^-32 per probe.
+/// With `2^b` buckets, the check is bits `b..b+32` of the key, and the bucket is the low `b`
+/// bits of the key mixed (by exclusive or) with a hash of the bits above them. For a given check
+/// the bucket is a one-to-one function of the low bits, so bucket and check identify the key
+/// exactly whenever `key < 2^(b + 32)` (every key of a 7x6 board, whose keys are below 2^49, once
+/// the table has 2^17 buckets). On larger boards two keys may share bucket and check, with a
+/// chance of about 2^-32 per probe.
 const USED: u64 = 1 << 63;
 const OFFSET: i32 = 64;
 
@@ -29,11 +31,12 @@ pub(crate) struct Bounds {
 /// A fixed-size table of bounds keyed by position key.
 pub(crate) struct Table {
     entries: Entries,
-    buckets: u64,
-    /// `floor(2^64 / buckets)`, so that `key % buckets` costs a multiplication instead of a
-    /// division (a 64-bit division by a value known only at run time is the slowest
-    /// instruction on the probe path).
-    reciprocal: u64,
+    /// `b`: the table has `2^b` buckets.
+    bucket_bits: u32,
+    /// `2^b - 1`.
+    bucket_mask: u64,
+    /// `64 - b`.
+    mix_shift: u32,
     /// Buckets written since the last clear, so clearing after a small search costs little;
     /// `None` once more were written than it is worth logging.
     written: Option<Vec<u32>>,
@@ -50,11 +53,12 @@ impl Table {
     /// A table of about `2^bits` entries (8 bytes each), at least 2^19 so that 7x6 keys are
     /// always told apart exactly.
     pub(crate) fn with_bits(bits: u32) -> Table {
-        let buckets = smallest_prime_from((1u64 << bits.clamp(19, 36)) / WAYS as u64);
+        let bucket_bits = bits.clamp(19, 36) - WAYS.trailing_zeros();
         Table {
-            entries: Entries::new(WAYS * buckets as usize),
-            buckets,
-            reciprocal: (u128::from(u64::MAX) + 1).div_euclid(u128::from(buckets)) as u64,
+            entries: Entries::new(WAYS << bucket_bits),
+            bucket_bits,
+            bucket_mask: (1 << bucket_bits) - 1,
+            mix_shift: 64 - bucket_bits,
             written: Some(Vec::with_capacity(WRITE_LOG)),
         }
     }
@@ -81,15 +85,19 @@ impl Table {
         }
     }
 
+    /// The first entry of `key`'s bucket, and the check stored with it.
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        // The estimated quotient is the true one or one less, so one correction suffices.
-        let quotient = ((u128::from(key) * u128::from(self.reciprocal)) >> 64) as u64;
-        let mut rest = key - quotient * self.buckets;
-        if rest >= self.buckets {
-            rest -= self.buckets;
-        }
-        WAYS * rest as usize
+    fn slot(&self, key: u64) -> (usize, u64) {
+        let high = key >> self.bucket_bits;
+        let bucket = (key ^ self.mix(high)) & self.bucket_mask;
+        (WAYS * bucket as usize, USED | (high & 0xffff_ffff))
+    }
+
+    /// A hash of a key's bits above the bucket's, below `2^b`. Fibonacci hashing: the top bits
+    /// of the product depend on every bit of `high`.
+    #[inline]
+    fn mix(&self, high: u64) -> u64 {
+        high.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.mix_shift
     }
 
     /// Starts loading `key`'s bucket into cache, so that several probes can wait on memory at
@@ -99,7 +107,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = self.slot(key);
+            let (slot, _) = self.slot(key);
             // SAFETY: prefetching never faults, and the address is inside `entries` anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(slot).cast()) };
         }
@@ -110,8 +118,7 @@ impl Table {
     /// The bounds stored for `key`, if any.
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Bounds> {
-        let slot = self.slot(key);
-        let check = USED | (key & 0xffff_ffff);
+        let (slot, check) = self.slot(key);
         let found = self.entries[slot..slot + WAYS]
             .iter()
             .find(|&&e| e & (USED | 0xffff_ffff) == check)?;
@@ -123,8 +130,7 @@ impl Table {
     /// least work behind it.
     #[inline]
     pub(crate) fn store(&mut self, key: u64, bounds: Bounds, work: u32) {
-        let slot = self.slot(key);
-        let check = USED | (key & 0xffff_ffff);
+        let (slot, check) = self.slot(key);
         let work = work.min(63);
         let bucket = &self.entries[slot..slot + WAYS];
         let (target, old) = match bucket
@@ -163,7 +169,7 @@ impl Table {
                 (bounds, work)
             }
         };
-        self.entries[target] = encode(key, merged, work);
+        self.entries[target] = encode(check, merged, work);
     }
 }
 
@@ -173,9 +179,9 @@ fn work_of(entry: u64) -> u32 {
 }
 
 #[inline]
-fn encode(key: u64, bounds: Bounds, work: u32) -> u64 {
+fn encode(check: u64, bounds: Bounds, work: u32) -> u64 {
     let best = bounds.best.map_or(0, |c| c + 1) as u64;
-    USED | (key & 0xffff_ffff)
+    check
         | ((bounds.lower + OFFSET) as u64) << 32
         | ((bounds.upper + OFFSET) as u64) << 40
         | best << 48
@@ -275,16 +281,6 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
-fn smallest_prime_from(n: u64) -> u64 {
-    let is_prime = |m: u64| {
-        m > 1
-            && (2..)
-                .take_while(|d| d * d <= m)
-                .all(|d| !m.is_multiple_of(d))
-    };
-    (n..).find(|&m| is_prime(m)).expect("primes are unbounded")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,27 +325,22 @@ mod tests {
     }
 
     #[test]
-    fn slots_are_the_key_modulo_the_bucket_count() {
-        let table = Table::with_bits(20);
-        for key in [
-            0,
-            1,
-            table.buckets - 1,
-            table.buckets,
-            u64::MAX,
-            0x1234_5678_9abc_def0,
-        ] {
-            assert_eq!(
-                table.slot(key),
-                WAYS * (key % table.buckets) as usize,
-                "{key}"
-            );
+    fn bucket_and_check_give_back_every_49_bit_key() {
+        let table = Table::with_bits(19);
+        let bits = table.bucket_bits;
+        let mut key = 0x1_2345_6789_abcd_u64;
+        for _ in 0..10_000 {
+            key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) >> 15;
+            let (slot, check) = table.slot(key);
+            let high = check & 0xffff_ffff;
+            let low = (slot / WAYS) as u64 ^ table.mix(high);
+            assert_eq!(high << bits | low, key);
+            assert!(slot + WAYS <= table.entries.len());
         }
     }
 
     #[test]
-    fn buckets_are_prime() {
-        assert_eq!(smallest_prime_from(90), 97);
-        assert!(Table::with_bits(19).buckets >= 1 << 17);
+    fn the_smallest_table_keeps_7x6_keys_exact() {
+        assert_eq!(Table::with_bits(1).bucket_bits, 17);
     }
 }
