@@ -73,6 +73,9 @@ pub struct Solver {
     interrupted: bool,
     /// Whether table keys are folded with their mirror image (set per search).
     mirror: bool,
+    /// The board of the last search: keys only identify positions of one board size, so the
+    /// tables are cleared when it changes.
+    board: Option<Geometry>,
 }
 
 impl Default for Solver {
@@ -98,6 +101,7 @@ impl Solver {
             next_check: u64::MAX,
             interrupted: false,
             mirror: false,
+            board: None,
         }
     }
 
@@ -327,6 +331,11 @@ impl Solver {
     }
 
     fn arm(&mut self, position: &Position, limits: &Limits) {
+        if self.board != Some(*position.geometry()) {
+            self.table.clear();
+            self.near_leaf.clear();
+            self.board = Some(*position.geometry());
+        }
         // Mirror images meet often only below a symmetric root (the empty board, `44`...);
         // elsewhere folding keys costs more time than the few transpositions it finds.
         self.mirror = position.geometry().mirror_key(position.key()) == position.key();
@@ -697,6 +706,16 @@ mod tests {
             }
             assert!(seen[0] > 0 && seen[1] > 0, "{width}x{height}: {seen:?}");
         }
+    }
+
+    #[test]
+    fn a_new_board_size_does_not_read_the_last_ones_table() {
+        // The same key means different positions on 4x5 and 5x4.
+        let mut fresh = Solver::with_table_bits(18);
+        let expected = fresh.analyze(&Position::new(5, 4).unwrap());
+        let mut reused = Solver::with_table_bits(18);
+        reused.analyze(&Position::new(4, 5).unwrap());
+        assert_eq!(reused.analyze(&Position::new(5, 4).unwrap()), expected);
     }
 
     #[test]
