@@ -49,6 +49,8 @@ pub struct BatchOptions {
     pub height: u32,
     /// Transposition table size, as a power of two of entries.
     pub table_bits: u32,
+    /// Threads per exact search.
+    pub threads: usize,
 }
 
 impl Default for BatchOptions {
@@ -58,6 +60,7 @@ impl Default for BatchOptions {
             width: BENCH_WIDTH,
             height: BENCH_HEIGHT,
             table_bits: DEFAULT_TABLE_BITS,
+            threads: 1,
         }
     }
 }
@@ -72,6 +75,7 @@ pub fn run_batch_solve(
     opts: &BatchOptions,
 ) -> io::Result<()> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
+    solver.set_threads(opts.threads);
     for line in input.lines() {
         let line = line?;
         let moves = first_field(&line);
@@ -127,6 +131,8 @@ pub struct BenchOptions {
     pub limit: Option<usize>,
     /// Transposition table size, as a power of two of entries.
     pub table_bits: u32,
+    /// Threads per search.
+    pub threads: usize,
 }
 
 impl Default for BenchOptions {
@@ -135,6 +141,7 @@ impl Default for BenchOptions {
             step: 1,
             limit: None,
             table_bits: DEFAULT_TABLE_BITS,
+            threads: 1,
         }
     }
 }
@@ -184,6 +191,7 @@ pub fn run_bench(
     mut progress: Option<&mut dyn Write>,
 ) -> io::Result<BenchReport> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
+    solver.set_threads(opts.threads);
     let mut report = BenchReport::default();
     for file in files {
         let text = std::fs::read_to_string(file)?;
@@ -249,8 +257,9 @@ pub fn run_bench(
 
 /// Solves the empty 7x6 board with a fresh table and writes its score, time, nodes, table size
 /// and best column: the benchmark's longest single solve.
-pub fn run_empty_board_bench(mut out: impl Write, table_bits: u32) -> io::Result<()> {
-    let mut solver = Solver::with_table_bits(table_bits);
+pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
+    let mut solver = Solver::with_table_bits(opts.table_bits);
+    solver.set_threads(opts.threads);
     let position = Position::new(BENCH_WIDTH, BENCH_HEIGHT).map_err(io::Error::other)?;
     let start = Instant::now();
     let score = solver.solve(&position);

@@ -12,8 +12,8 @@ use c4::protocol::{self, Exit, Options};
 
 const USAGE: &str = "usage: c4 [--strict]
        c4 play [SETTINGS]
-       c4 solve [--analyze | --weak]
-       c4 bench [--step N] [--limit N] [--bits N] [--empty] [FILE...]
+       c4 solve [--analyze | --weak] [--threads N]
+       c4 bench [--step N] [--limit N] [--bits N] [--threads N] [--empty] [FILE...]
 
 c4 [--strict]
   Reads protocol commands from standard input, one per line, and writes one reply per command
@@ -23,16 +23,18 @@ c4 play [SETTINGS]
   Plays Connect Four in the terminal, against people or the computer; c4 play --help lists the
   settings.
 
-c4 solve [--analyze | --weak]
+c4 solve [--analyze | --weak] [--threads N]
   Reads one 7x6 move sequence per line (columns 1-7 run together, e.g. 4453) and writes
   'MOVES SCORE' per line; --weak writes 1, 0 or -1; --analyze writes the score of every column
-  ('-' for a full one). An invalid line gets 'MOVES error: REASON'.
+  ('-' for a full one). An invalid line gets 'MOVES error: REASON'. --threads N searches each
+  exact score with N threads sharing the table (default 1, at most 64).
 
-c4 bench [--step N] [--limit N] [--bits N] [--empty] [FILE...]
+c4 bench [--step N] [--limit N] [--bits N] [--threads N] [--empty] [FILE...]
   Solves benchmark files of 'MOVES SCORE' lines (default: the sets in ../shared/bench) and prints
   per file the positions, mean and max time, mean nodes and whether every score matched.
   --step N takes every Nth line, --limit N at most N positions per file, --bits N a table of
-  2^N entries; --empty solves the empty 7x6 board instead of the sets.
+  2^N entries, --threads N N threads per search (nodes are then those of every thread);
+  --empty solves the empty 7x6 board instead of the sets.
 
   --help, --version";
 
@@ -49,9 +51,9 @@ const BENCH_SETS: [&str; 6] = [
 /// What the command line asks for.
 enum Mode {
     Protocol(Options),
-    Solve(BatchMode),
+    Solve(BatchOptions),
     Bench(BenchOptions, Vec<PathBuf>),
-    EmptyBoard(u32),
+    EmptyBoard(BenchOptions),
     Help,
     Version,
 }
@@ -66,15 +68,27 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
     match args.first().map(String::as_str) {
         Some("--help" | "-h") => Ok(Mode::Help),
         Some("--version" | "-V") => Ok(Mode::Version),
-        Some("solve") => match &args[1..] {
-            [] => Ok(Mode::Solve(BatchMode::Score)),
-            [flag] if flag == "--analyze" => Ok(Mode::Solve(BatchMode::Analyze)),
-            [flag] if flag == "--weak" => Ok(Mode::Solve(BatchMode::Weak)),
-            other => Err(format!(
-                "c4 solve takes --analyze or --weak, got '{}'",
-                other.join(" ")
-            )),
-        },
+        Some("solve") => {
+            let mut options = BatchOptions::default();
+            let mut modes = 0;
+            let mut rest = args[1..].iter();
+            while let Some(arg) = rest.next() {
+                match arg.as_str() {
+                    "--analyze" => (options.mode, modes) = (BatchMode::Analyze, modes + 1),
+                    "--weak" => (options.mode, modes) = (BatchMode::Weak, modes + 1),
+                    "--threads" => options.threads = number("--threads", rest.next())?,
+                    other => {
+                        return Err(format!(
+                            "c4 solve takes --analyze or --weak and --threads N, got '{other}'"
+                        ))
+                    }
+                }
+            }
+            if modes > 1 {
+                return Err("c4 solve takes one of --analyze and --weak".to_string());
+            }
+            Ok(Mode::Solve(options))
+        }
         Some("bench") => {
             let mut options = BenchOptions::default();
             let mut files = Vec::new();
@@ -85,6 +99,7 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
                     "--step" => options.step = number("--step", rest.next())?,
                     "--limit" => options.limit = Some(number("--limit", rest.next())?),
                     "--bits" => options.table_bits = number("--bits", rest.next())? as u32,
+                    "--threads" => options.threads = number("--threads", rest.next())?,
                     "--empty" => empty = true,
                     flag if flag.starts_with('-') => {
                         return Err(format!("c4 bench has no option '{flag}'"))
@@ -93,7 +108,7 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
                 }
             }
             if empty {
-                return Ok(Mode::EmptyBoard(options.table_bits));
+                return Ok(Mode::EmptyBoard(options));
             }
             if files.is_empty() {
                 files = BENCH_SETS
@@ -144,15 +159,11 @@ fn main() -> ExitCode {
                 Exit::Failed => ExitCode::from(1),
             })
         }
-        Mode::Solve(mode) => {
-            let options = BatchOptions {
-                mode,
-                ..BatchOptions::default()
-            };
+        Mode::Solve(options) => {
             run_batch_solve(io::stdin().lock(), stdout, &options).map(|()| ExitCode::SUCCESS)
         }
-        Mode::EmptyBoard(table_bits) => {
-            run_empty_board_bench(stdout, table_bits).map(|()| ExitCode::SUCCESS)
+        Mode::EmptyBoard(options) => {
+            run_empty_board_bench(stdout, &options).map(|()| ExitCode::SUCCESS)
         }
         Mode::Bench(options, files) => {
             let mut stderr = io::stderr();

@@ -26,8 +26,7 @@ fn bench_dir() -> PathBuf {
     dir
 }
 
-#[test]
-fn sampled_bench_positions_get_their_exact_scores() {
+fn check_samples(threads: usize) {
     let dir = bench_dir();
     for (file, step, limit) in SAMPLES {
         let path = dir.join(file);
@@ -36,6 +35,7 @@ fn sampled_bench_positions_get_their_exact_scores() {
             step,
             limit: Some(limit),
             table_bits: 22,
+            threads,
         };
         let mut summary = Vec::new();
         let report = run_bench(&[path], &mut summary, &opts, None).expect("the set is readable");
@@ -43,4 +43,16 @@ fn sampled_bench_positions_get_their_exact_scores() {
         assert_eq!(set.positions, limit, "{file}: too few positions read");
         assert!(set.is_exact(), "{file}: wrong scores: {:?}", set.mismatches);
     }
+}
+
+#[test]
+fn sampled_bench_positions_get_their_exact_scores() {
+    check_samples(1);
+}
+
+/// Helper threads write the shared table while the main thread reads it: the scores must not
+/// change. The medium and hard samples take more than enough nodes for helpers to start.
+#[test]
+fn two_threads_get_the_same_exact_scores() {
+    check_samples(2);
 }

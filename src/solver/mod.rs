@@ -11,7 +11,7 @@ mod search;
 mod table;
 
 pub use position::Position;
-pub use search::{Limits, Solver, DEFAULT_TABLE_BITS};
+pub use search::{Limits, Solver, DEFAULT_TABLE_BITS, MAX_THREADS, PARALLEL_MIN_NODES};
 
 use std::fmt;
 

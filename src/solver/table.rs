@@ -1,6 +1,9 @@
 //! The transposition table: bounds on the exact score of positions already searched, in
 //! four-entry buckets of 64-bit entries; knows nothing of the board beyond its key.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
+
 /// Entry layout (bit 63 set once written; zero means empty):
 ///
 /// ```text
@@ -28,7 +31,9 @@ pub(crate) struct Bounds {
     pub(crate) best: Option<u32>,
 }
 
-/// A fixed-size table of bounds keyed by position key.
+/// A fixed-size table of bounds keyed by position key, shared by the threads of one search:
+/// every entry is one atomic 64-bit word, so a probe sees a whole entry or none, and a race
+/// between two stores loses one of them, never mixes them.
 pub(crate) struct Table {
     entries: Entries,
     /// `b`: the table has `2^b` buckets.
@@ -37,9 +42,15 @@ pub(crate) struct Table {
     bucket_mask: u64,
     /// `64 - b`.
     mix_shift: u32,
-    /// Buckets written since the last clear, so clearing after a small search costs little;
-    /// `None` once more were written than it is worth logging.
-    written: Option<Vec<u32>>,
+    /// Buckets written since the last clear, so clearing after a small search costs little.
+    written: WriteLog,
+}
+
+/// The first [`WRITE_LOG`] buckets given a new entry since the last clear; once more were, a
+/// clear wipes the whole table.
+struct WriteLog {
+    len: AtomicUsize,
+    buckets: Box<[AtomicU32]>,
 }
 
 /// Entries per bucket: four entries are 32 bytes, inside one cache line, so a probe still costs
@@ -59,7 +70,10 @@ impl Table {
             bucket_bits,
             bucket_mask: (1 << bucket_bits) - 1,
             mix_shift: 64 - bucket_bits,
-            written: Some(Vec::with_capacity(WRITE_LOG)),
+            written: WriteLog {
+                len: AtomicUsize::new(0),
+                buckets: (0..WRITE_LOG).map(|_| AtomicU32::new(0)).collect(),
+            },
         }
     }
 
@@ -68,21 +82,23 @@ impl Table {
         self.entries.len() * std::mem::size_of::<u64>()
     }
 
-    /// Forgets every entry.
-    pub(crate) fn clear(&mut self) {
-        match self.written.as_mut() {
-            Some(log) => {
-                for &bucket in log.iter() {
-                    let slot = WAYS * bucket as usize;
-                    self.entries[slot..slot + WAYS].fill(0);
+    /// Forgets every entry. No search may use the table meanwhile.
+    pub(crate) fn clear(&self) {
+        let log = &self.written;
+        let logged = log.len.load(Relaxed);
+        if logged <= WRITE_LOG {
+            for bucket in &log.buckets[..logged] {
+                let slot = WAYS * bucket.load(Relaxed) as usize;
+                for entry in &self.entries[slot..slot + WAYS] {
+                    entry.store(0, Relaxed);
                 }
-                log.clear();
             }
-            None => {
-                self.entries.fill(0);
-                self.written = Some(Vec::with_capacity(WRITE_LOG));
+        } else {
+            for entry in self.entries.iter() {
+                entry.store(0, Relaxed);
             }
         }
+        log.len.store(0, Relaxed);
     }
 
     /// The first entry of `key`'s bucket, and the check stored with it.
@@ -119,20 +135,21 @@ impl Table {
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Bounds> {
         let (slot, check) = self.slot(key);
-        let found = self.entries[slot..slot + WAYS]
+        self.entries[slot..slot + WAYS]
             .iter()
-            .find(|&&e| e & (USED | 0xffff_ffff) == check)?;
-        Some(decode(*found))
+            .map(|e| e.load(Relaxed))
+            .find(|&e| e & (USED | 0xffff_ffff) == check)
+            .map(decode)
     }
 
     /// Records that `key`'s score lies in `lower..=upper`, merging with what is known, after a
     /// search of about `2^work` nodes. A new key takes the place of the bucket's entry with the
     /// least work behind it.
     #[inline]
-    pub(crate) fn store(&mut self, key: u64, bounds: Bounds, work: u32) {
+    pub(crate) fn store(&self, key: u64, bounds: Bounds, work: u32) {
         let (slot, check) = self.slot(key);
         let work = work.min(63);
-        let bucket = &self.entries[slot..slot + WAYS];
+        let bucket: [u64; WAYS] = std::array::from_fn(|w| self.entries[slot + w].load(Relaxed));
         let (target, old) = match bucket
             .iter()
             .position(|&e| e & (USED | 0xffff_ffff) == check)
@@ -159,17 +176,19 @@ impl Table {
                 (merged, work.max(known_work))
             }
             None => {
-                if let Some(log) = self.written.as_mut() {
-                    if log.len() < WRITE_LOG {
-                        log.push((slot / WAYS) as u32);
-                    } else {
-                        self.written = None;
+                let log = &self.written;
+                // Checked first so that, once the log is full, stores stop writing to the
+                // shared counter.
+                if log.len.load(Relaxed) <= WRITE_LOG {
+                    let index = log.len.fetch_add(1, Relaxed);
+                    if index < WRITE_LOG {
+                        log.buckets[index].store((slot / WAYS) as u32, Relaxed);
                     }
                 }
                 (bounds, work)
             }
         };
-        self.entries[target] = encode(check, merged, work);
+        self.entries[target].store(encode(check, merged, work), Relaxed);
     }
 }
 
@@ -230,17 +249,11 @@ impl Entries {
 }
 
 impl std::ops::Deref for Entries {
-    type Target = [u64];
-    fn deref(&self) -> &[u64] {
-        // SAFETY: `ptr` holds `len` initialised `u64`s for the life of `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Entries {
-    fn deref_mut(&mut self) -> &mut [u64] {
-        // SAFETY: as in `deref`, and `&mut self` makes the access unique.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    type Target = [AtomicU64];
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `ptr` holds `len` initialised `u64`s for the life of `self`, and `AtomicU64`
+        // has the size and alignment of `u64`; all access after `new` goes through atomics.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().cast::<AtomicU64>(), self.len) }
     }
 }
 
@@ -253,7 +266,7 @@ impl Drop for Entries {
 
 // SAFETY: `Entries` owns its memory outright, like a `Vec<u64>`.
 unsafe impl Send for Entries {}
-// SAFETY: shared access only reads.
+// SAFETY: shared access goes through atomics only.
 unsafe impl Sync for Entries {}
 
 /// `madvise(MADV_HUGEPAGE)`, called directly since the crate has no libc binding; a refusal
@@ -287,7 +300,7 @@ mod tests {
 
     #[test]
     fn stored_bounds_come_back_and_merge() {
-        let mut table = Table::with_bits(18);
+        let table = Table::with_bits(18);
         let key = 0x1_2345_6789;
         assert_eq!(table.probe(key), None);
         let wide = Bounds {
