@@ -13,6 +13,7 @@ use thiserror::Error;
 
 use crate::engine::{Level, TieBreak};
 use crate::notation::Style;
+use crate::solver::MAX_THREADS;
 
 /// Every command: its name, its arguments as `help` shows them, and what it does.
 /// `help`, `list_commands` and usage errors all read this one table.
@@ -63,6 +64,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("hint", "", "the best column for the side to move, in words"),
     ("seed", "<n>", "seed the random choices of go, genmove and hint"),
     ("hash", "<MiB>", "the size of the solver's transposition table (2-8192 MiB)"),
+    ("threads", "<n>", "threads per exact search, sharing the table (1-64)"),
     ("help", "", "this list"),
     ("list_commands", "", "the command names, one per line"),
     ("protocol_version", "", "the protocol version"),
@@ -184,6 +186,8 @@ pub enum Command {
     Seed(u64),
     /// `hash <MiB>`
     Hash(u32),
+    /// `threads <n>`
+    Threads(u32),
     /// `help`
     Help,
     /// `list_commands`
@@ -362,6 +366,10 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
         "hash" => match args {
             "" => Err(usage(name, "needs a size in MiB")),
             a => bounded_number(name, "size", a, HASH_MIB.0, HASH_MIB.1).map(Command::Hash),
+        },
+        "threads" => match args {
+            "" => Err(usage(name, "needs a number of threads")),
+            a => bounded_number(name, "count", a, 1, MAX_THREADS as u32).map(Command::Threads),
         },
         "help" => no_args(Command::Help),
         "list_commands" => no_args(Command::ListCommands),

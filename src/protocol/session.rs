@@ -82,6 +82,8 @@ pub struct Session {
     /// Made on the first search and kept, with its table, between searches.
     solver: Option<Solver>,
     hash_mib: u32,
+    /// Threads per exact search (`threads`).
+    threads: u32,
     rng: Rng,
 }
 
@@ -123,6 +125,7 @@ impl Session {
             names,
             solver: None,
             hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
             rng: Rng::new(DEFAULT_SEED),
         }
     }
@@ -148,10 +151,11 @@ impl Session {
         match self.apply(command) {
             Ok(Action::Reply(response)) => Step::Reply(Ok(response), flow),
             Ok(Action::Search(kind)) => {
-                let solver = self
+                let mut solver = self
                     .solver
                     .take()
                     .unwrap_or_else(|| Solver::with_table_bits(table_bits(self.hash_mib)));
+                solver.set_threads(self.threads as usize);
                 Step::Search(Box::new(Search {
                     kind,
                     game: self.game.clone(),
@@ -300,6 +304,10 @@ impl Session {
             Command::Seed(seed) => {
                 self.rng = Rng::new(seed);
                 Ok(Response::Done)
+            }
+            Command::Threads(threads) => {
+                self.threads = threads;
+                Ok(Response::Line(format!("threads {threads}")))
             }
             Command::Hash(mib) => {
                 self.hash_mib = mib;
