@@ -7,17 +7,19 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 /// Entry layout (bit 63 set once written; zero means empty):
 ///
 /// ```text
-///  63  62..60  59..54  53..48   47..40   39..32   31..0
-/// used  spare   work   best+1   upper+64 lower+64  check
+///  63    62..60    59..54  53..48   47..40   39..32    31..0
+/// used check 32..34  work   best+1   upper+64 lower+64  check 0..31
 /// ```
 ///
-/// With `2^b` buckets, the check is bits `b..b+32` of the key, and the bucket is the low `b`
+/// With `2^b` buckets, the 35-bit check is bits `b..b+35` of the key, and the bucket is the low `b`
 /// bits of the key mixed (by exclusive or) with a hash of the bits above them. For a given check
 /// the bucket is a one-to-one function of the low bits, so bucket and check identify the key
-/// exactly whenever `key < 2^(b + 32)` (every key of a 7x6 board, whose keys are below 2^49, once
-/// the table has 2^17 buckets). On larger boards two keys may share bucket and check, with a
-/// chance of about 2^-32 per probe.
+/// exactly whenever `key < 2^(b + 35)` (every key of a 7x6 board, whose keys are below 2^49, once
+/// the table has 2^14 buckets). On larger boards two keys may share bucket and check, with a
+/// chance of about 2^-35 per probe.
 const USED: u64 = 1 << 63;
+/// The bits of an entry that hold the check: 32 at the bottom, 3 more under `USED`.
+const CHECK: u64 = 0x7 << 60 | 0xffff_ffff;
 const OFFSET: i32 = 64;
 
 /// What the table knows about one position.
@@ -61,10 +63,10 @@ const WAYS: usize = 4;
 const WRITE_LOG: usize = 1 << 14;
 
 impl Table {
-    /// A table of about `2^bits` entries (8 bytes each), at least 2^19 so that 7x6 keys are
+    /// A table of about `2^bits` entries (8 bytes each), at least 2^16 so that 7x6 keys are
     /// always told apart exactly.
     pub(crate) fn with_bits(bits: u32) -> Table {
-        let bucket_bits = bits.clamp(19, 36) - WAYS.trailing_zeros();
+        let bucket_bits = bits.clamp(16, 36) - WAYS.trailing_zeros();
         Table {
             entries: Entries::new(WAYS << bucket_bits),
             bucket_bits,
@@ -106,7 +108,8 @@ impl Table {
     fn slot(&self, key: u64) -> (usize, u64) {
         let high = key >> self.bucket_bits;
         let bucket = (key ^ self.mix(high)) & self.bucket_mask;
-        (WAYS * bucket as usize, USED | (high & 0xffff_ffff))
+        let check = (high & 0xffff_ffff) | (high >> 32 & 0x7) << 60;
+        (WAYS * bucket as usize, USED | check)
     }
 
     /// A hash of a key's bits above the bucket's, below `2^b`. Fibonacci hashing: the top bits
@@ -138,7 +141,7 @@ impl Table {
         self.entries[slot..slot + WAYS]
             .iter()
             .map(|e| e.load(Relaxed))
-            .find(|&e| e & (USED | 0xffff_ffff) == check)
+            .find(|&e| e & (USED | CHECK) == check)
             .map(decode)
     }
 
@@ -150,10 +153,7 @@ impl Table {
         let (slot, check) = self.slot(key);
         let work = work.min(63);
         let bucket: [u64; WAYS] = std::array::from_fn(|w| self.entries[slot + w].load(Relaxed));
-        let (target, old) = match bucket
-            .iter()
-            .position(|&e| e & (USED | 0xffff_ffff) == check)
-        {
+        let (target, old) = match bucket.iter().position(|&e| e & (USED | CHECK) == check) {
             Some(way) => (slot + way, Some(bucket[way])),
             None => {
                 let way = (0..WAYS).min_by_key(|&w| work_of(bucket[w])).unwrap_or(0);
@@ -230,7 +230,7 @@ const HUGE_PAGE: usize = 2 << 20;
 impl Entries {
     fn new(len: usize) -> Entries {
         let layout = Self::layout(len);
-        // SAFETY: the layout has a non-zero size (the table has at least 2^17 buckets).
+        // SAFETY: the layout has a non-zero size (the table has at least 2^14 buckets).
         let raw = unsafe { std::alloc::alloc(layout) };
         let Some(ptr) = std::ptr::NonNull::new(raw.cast::<u64>()) else {
             std::alloc::handle_alloc_error(layout)
@@ -339,13 +339,13 @@ mod tests {
 
     #[test]
     fn bucket_and_check_give_back_every_49_bit_key() {
-        let table = Table::with_bits(19);
+        let table = Table::with_bits(16);
         let bits = table.bucket_bits;
         let mut key = 0x1_2345_6789_abcd_u64;
         for _ in 0..10_000 {
             key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) >> 15;
             let (slot, check) = table.slot(key);
-            let high = check & 0xffff_ffff;
+            let high = check & 0xffff_ffff | (check >> 60 & 0x7) << 32;
             let low = (slot / WAYS) as u64 ^ table.mix(high);
             assert_eq!(high << bits | low, key);
             assert!(slot + WAYS <= table.entries.len());
@@ -354,6 +354,6 @@ mod tests {
 
     #[test]
     fn the_smallest_table_keeps_7x6_keys_exact() {
-        assert_eq!(Table::with_bits(1).bucket_bits, 17);
+        assert_eq!(Table::with_bits(1).bucket_bits, 14);
     }
 }
