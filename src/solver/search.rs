@@ -520,14 +520,16 @@ impl Solver {
         beta = beta.min(upper);
         let alpha_in = alpha;
 
+        // After a move from an odd number of empty cells the opponent may face our follow-up
+        // strategy; only a bound of at least `beta` cuts, and the bound is at most 1.
+        let check_children = beta <= 1 && empty % 2 == 1;
         let mut list = MoveList::new();
         for &column in centre_out(geometry.width) {
             let column = u32::from(column);
             let cell = candidates & position.cell_in(column);
             if cell != 0 {
-                // A move after which the opponent faces our follow-up strategy may refute
-                // this position without any search.
-                if beta <= 1 && empty % 2 == 1 {
+                // Such a move refutes this position without any search.
+                if check_children {
                     let mut child = *position;
                     child.play_unchecked(cell);
                     if let Some(bound) = child.follow_up_bound() {
@@ -648,10 +650,10 @@ impl Helpers {
     /// simply not started.
     fn start(solver: &Solver, position: &Position) -> Helpers {
         let done = Arc::new(AtomicBool::new(false));
+        let empty = position.geometry().area() - position.moves_played();
         let threads = (1..solver.threads)
             .filter_map(|_| {
                 let mut helper = solver.helper();
-                let empty = position.geometry().area() - position.moves_played();
                 helper.diverge_above = empty as i32 - DIVERGE_PLIES;
                 let position = *position;
                 let limits = Limits {
