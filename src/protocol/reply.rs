@@ -33,8 +33,12 @@ impl Response {
     /// The `status` lines of a game.
     pub fn status(game: &Game) -> Response {
         let v = game.variant();
+        let to_move = match game.outcome() {
+            Outcome::InProgress => v.token(game.to_move()).to_string(),
+            Outcome::Win(_) | Outcome::Draw(_) => "none".to_string(),
+        };
         let mut lines = vec![
-            format!("to-move {}", v.token(game.to_move())),
+            format!("to-move {to_move}"),
             format!("ply {}", game.ply()),
             format!("moves {}", format_moves(game.history(), v.width()))
                 .trim_end()

@@ -310,9 +310,9 @@ impl Session {
                 Ok(Response::Line(format!("threads {threads}")))
             }
             Command::Hash(mib) => {
-                self.hash_mib = mib;
+                self.hash_mib = table_mib(mib);
                 self.solver = None;
-                Ok(Response::Line(format!("hash {mib} MiB")))
+                Ok(Response::Line(format!("hash {} MiB", self.hash_mib)))
             }
             Command::Solve { weak } => return Ok(Action::Search(SearchKind::Solve { weak })),
             Command::Analyze => return Ok(Action::Search(SearchKind::Analyze)),
@@ -352,7 +352,13 @@ impl Session {
     }
 }
 
-/// Table bits for about `mib` MiB: the table holds 2^bits entries of 8 bytes.
+/// The table size used for a request of `mib` MiB: the largest power of two not above it, since
+/// the table's buckets are indexed by the key's low bits.
+fn table_mib(mib: u32) -> u32 {
+    1 << mib.max(1).ilog2()
+}
+
+/// Table bits for `mib` MiB, a power of two: the table holds 2^bits entries of 8 bytes.
 fn table_bits(mib: u32) -> u32 {
     17 + mib.max(1).ilog2()
 }
