@@ -300,7 +300,7 @@ mod tests {
             "4455 18\n\
              48 error: move 2 (column 8): column 8 is off the board (columns 1-7)\n\
              1111111 error: move 7 (column 1): column 1 is full\n\
-             44x error: 'x' is not a column: expected numbers 1-7 or letters a-g\n"
+             44x error: 'x' is not a column: expected a column number or a letter from a to p\n"
         );
     }
 

@@ -27,6 +27,8 @@ fn word() -> impl Strategy<Value = String> {
         Just("seed".to_string()),
         Just("name".to_string()),
         Just("names".to_string()),
+        Just("version".to_string()),
+        Just("known_command".to_string()),
         Just("tokens".to_string()),
         Just("connect".to_string()),
         Just("players".to_string()),

@@ -1,20 +1,28 @@
-//! Fuzzes the text parsers: command lines, move sequences and FEN never panic on any input.
-//! The input is parsed whole and line by line, so that every line of the protocol scripts seeds
-//! the parsers (a script with one bad byte still gives its other lines).
+//! Fuzzes the text parsers: command lines, move sequences and FEN never panic on any input, and
+//! what parses reads back the same from its display. The input is parsed whole and line by line,
+//! so that every line of the protocol scripts seeds the parsers (a script with one bad byte still
+//! gives its other lines).
 #![no_main]
 
-use c4::notation::{parse_moves, Fen};
+use c4::notation::{Fen, MoveText};
 use c4::protocol::parse_request;
 use c4::rules::Variant;
 use libfuzzer_sys::fuzz_target;
 
 fn parse_all(text: &str) {
-    let _ = parse_request(text);
-    for width in [1, 7, 9, 10, 16] {
-        let _ = parse_moves(text, width);
+    if let Ok(command) = parse_request(text).command {
+        let written = command.to_string();
+        assert_eq!(parse_request(&written).command, Ok(command), "{written:?}");
+    }
+    if let Ok(moves) = MoveText::parse(text) {
+        for width in [1, 7, 9, 10, 16] {
+            let _ = moves.columns(width);
+        }
+        assert_eq!(MoveText::parse(&moves.to_string()), Ok(moves));
     }
     if let Ok(fen) = Fen::parse(text) {
         let _ = fen.to_game(&Variant::default());
+        assert_eq!(Fen::parse(&fen.to_string()), Ok(fen));
     }
 }
 

@@ -1,9 +1,11 @@
 //! Perfect play on the exact solver: which games it covers, the bridge from a rules [`Game`] to
 //! the solver's bitboard, exact column scores, and the words for a score.
 
+use std::fmt;
+
 use thiserror::Error;
 
-use crate::rules::{Column, Game, Outcome, Player};
+use crate::rules::{Column, Game, Outcome, Player, Token};
 use crate::solver::{Limits, Position, Score, Solver, SolverError};
 
 /// The only connect length the solver plays.
@@ -156,31 +158,68 @@ fn keeps_score(
     Ok(solver.is_at_most_within(&child, score.flipped(), limits)?)
 }
 
+/// What an exact score means for the game it scores: a draw, or who wins, with which of their
+/// stones and on which ply, when both sides play perfectly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meaning {
+    /// Neither side can force a win.
+    Draw,
+    /// `winner` connects with its `stone`-th stone, on ply `ply` (stones on the board then).
+    Win {
+        /// The winner's token.
+        winner: Token,
+        /// Which of the winner's stones connects, counted from its first.
+        stone: i64,
+        /// The ply on which it lands.
+        ply: i64,
+    },
+}
+
+impl Meaning {
+    /// What `score` means for the side to move of `game`.
+    pub fn of(score: Score, game: &Game) -> Meaning {
+        let v = game.variant();
+        let ply = game.ply();
+        let half = (v.cells() / 2 + 1) as i64;
+        let s = score.value() as i64;
+        let mover = game.to_move();
+        let (winner, stone, already): (Player, i64, i64) = match s {
+            0 => return Meaning::Draw,
+            s if s > 0 => (mover, half - s, (ply / 2) as i64),
+            s => (v.next(mover), half + s, (ply - ply / 2) as i64),
+        };
+        // The mover's n-th stone from now lands on ply + 2n - 1, the opponent's on ply + 2n.
+        let more = stone - already;
+        let ply = if winner == mover {
+            ply as i64 + 2 * more - 1
+        } else {
+            ply as i64 + 2 * more
+        };
+        Meaning::Win {
+            winner: v.token(winner),
+            stone,
+            ply,
+        }
+    }
+}
+
+impl fmt::Display for Meaning {
+    /// `draw with perfect play`, or `x wins with its 4th stone, on ply 7`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Meaning::Draw => f.write_str("draw with perfect play"),
+            Meaning::Win { winner, stone, ply } => write!(
+                f,
+                "{winner} wins with its {} stone, on ply {ply}",
+                ordinal(*stone)
+            ),
+        }
+    }
+}
+
 /// How a score plays out, for people: who wins, with which of their stones and on which ply.
 pub fn describe(score: Score, game: &Game) -> String {
-    let v = game.variant();
-    let ply = game.ply();
-    let half = (v.cells() / 2 + 1) as i64;
-    let s = score.value() as i64;
-    let mover = game.to_move();
-    let (winner, stones_at_win, already): (Player, i64, i64) = match s {
-        0 => return "draw with perfect play".to_string(),
-        s if s > 0 => (mover, half - s, (ply / 2) as i64),
-        s => (v.next(mover), half + s, (ply - ply / 2) as i64),
-    };
-    // The mover's n-th stone from now lands on ply + 2n - 1, the opponent's on ply + 2n.
-    let more = stones_at_win - already;
-    let win_ply = if winner == mover {
-        ply as i64 + 2 * more - 1
-    } else {
-        ply as i64 + 2 * more
-    };
-    format!(
-        "{} wins with its {} stone, on ply {}",
-        v.token(winner),
-        ordinal(stones_at_win),
-        win_ply
-    )
+    Meaning::of(score, game).to_string()
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, ...

@@ -1,5 +1,7 @@
-//! FEN, the one-line text form of a position: parsed into plain data ([`Fen`]), then validated
-//! into a playable [`Game`] by the rules. Whether a position is reachable is the rules' decision.
+//! FEN, the one-line text form of a position, read in two steps as the best chess libraries do:
+//! the nom grammar turns text into plain data ([`Fen`]) or a [`FenSyntaxError`]; then
+//! [`Fen::to_game`] validates that data against a variant into a playable [`Game`], or says which
+//! rule it breaks ([`FenPositionError`]). Whether a position is reachable is the rules' decision.
 //!
 //! Grammar: rows from the bottom row (row 1) to the top, separated by `/`; within a row, columns
 //! left to right, each cell either a token character or a run of N empty cells written as the
@@ -9,14 +11,21 @@
 use std::fmt;
 use std::str::FromStr;
 
+use nom::bytes::complete::{take_till, take_till1};
+use nom::character::complete::{anychar, char, digit1, multispace1, satisfy};
+use nom::combinator::{map, opt};
+use nom::multi::{many1, separated_list1};
+use nom::sequence::preceded;
+use nom::Parser;
 use thiserror::Error;
 
+use super::grammar::{fail, parse_whole, Parsed};
 use crate::rules::variant::MAX_SIDE;
 use crate::rules::{Board, Cell, Game, PositionError, Variant};
 
-/// Why a text is not a FEN, or a FEN not a position of the variant.
+/// Why a text is not a FEN: its syntax, before any variant is known.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum FenError {
+pub enum FenSyntaxError {
     /// Nothing but whitespace.
     #[error("fen is empty")]
     Empty,
@@ -63,6 +72,11 @@ pub enum FenError {
         /// Cells in row 1.
         expected: usize,
     },
+}
+
+/// Why a well-formed FEN is not a position of the variant.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FenPositionError {
     /// A cell holding a character that is no player's token.
     #[error(
         "fen row {row}, column {column}: '{}' is not a player's token (tokens: {tokens})",
@@ -94,6 +108,17 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
+/// Either step of reading a FEN failed: for callers that take text to a game in one go.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FenError {
+    /// The text is not a FEN.
+    #[error("{0}")]
+    Syntax(#[from] FenSyntaxError),
+    /// The FEN is not a position of the variant.
+    #[error("{0}")]
+    Position(#[from] FenPositionError),
+}
+
 /// A parsed but unvalidated FEN: a rectangle of cells from 1x1 to 16x16 and a side-to-move
 /// character. Tokens are not checked until [`Fen::to_game`] is given a variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,49 +128,101 @@ pub struct Fen {
     side: char,
 }
 
+/// The cells of row `row` (1-based): runs of empty cells as counts, and token characters.
+fn row_cells(row: usize) -> impl FnMut(&str) -> Parsed<'_, Vec<Option<char>>, FenSyntaxError> {
+    move |input: &str| {
+        let count = move |input| -> Parsed<'_, Vec<Option<char>>, FenSyntaxError> {
+            let (rest, digits) = digit1(input)?;
+            match digits.parse::<usize>() {
+                Ok(0) => fail(digits, FenSyntaxError::ZeroCount(row)),
+                Ok(n) if n <= MAX_SIDE => Ok((rest, vec![None; n])),
+                _ => fail(
+                    digits,
+                    FenSyntaxError::CountTooLarge {
+                        row,
+                        count: digits.to_string(),
+                    },
+                ),
+            }
+        };
+        let token = map(satisfy(|c| !c.is_ascii_digit()), |c| vec![Some(c)]);
+        if input.is_empty() {
+            return fail(input, FenSyntaxError::EmptyRow(row));
+        }
+        map(many1(nom::branch::alt((count, token))), |runs| {
+            runs.concat()
+        })
+        .parse(input)
+    }
+}
+
+/// The board part of a FEN: rows separated by `/`, each as wide as the first.
+fn board(input: &str) -> Parsed<'_, Vec<Vec<Option<char>>>, FenSyntaxError> {
+    let (rest, texts) = separated_list1(char('/'), take_till(|c| c == '/')).parse(input)?;
+    if texts.len() > MAX_SIDE {
+        return fail(input, FenSyntaxError::TooManyRows(texts.len()));
+    }
+    let mut rows: Vec<Vec<Option<char>>> = Vec::with_capacity(texts.len());
+    for (i, text) in texts.into_iter().enumerate() {
+        let row = i + 1;
+        let (_, cells) = nom::combinator::all_consuming(row_cells(row)).parse(text)?;
+        match rows.first() {
+            None if cells.len() > MAX_SIDE => {
+                return fail(
+                    text,
+                    FenSyntaxError::TooManyCells {
+                        row,
+                        cells: cells.len(),
+                    },
+                )
+            }
+            Some(first) if cells.len() != first.len() => {
+                return fail(
+                    text,
+                    FenSyntaxError::RaggedRow {
+                        row,
+                        cells: cells.len(),
+                        expected: first.len(),
+                    },
+                )
+            }
+            _ => rows.push(cells),
+        }
+    }
+    Ok((rest, rows))
+}
+
+/// The nom parser of a FEN inside a longer text (as `position fen … moves …` has it): the rows,
+/// whitespace, and the side to move, which must end its word. What follows is left to the caller.
+pub fn fen(input: &str) -> Parsed<'_, Fen, FenSyntaxError> {
+    let (rest, board_text) = take_till1(char::is_whitespace).parse(input)?;
+    let (rest, side) = match opt(preceded(multispace1, anychar)).parse(rest)? {
+        (rest, Some(side)) if !side.is_whitespace() => (rest, side),
+        _ => return fail(rest, FenSyntaxError::NoSideToMove),
+    };
+    let (after, extra) = take_till(char::is_whitespace).parse(rest)?;
+    if !extra.is_empty() {
+        return fail(extra, FenSyntaxError::ExtraText(extra.to_string()));
+    }
+    let (left, rows) = board(board_text)?;
+    if !left.is_empty() {
+        // `board` reads every row up to the whitespace; nothing can be left.
+        return fail(left, FenSyntaxError::NoSideToMove);
+    }
+    Ok((after, Fen { rows, side }))
+}
+
 impl Fen {
     /// Reads a FEN's syntax; errors say which row went wrong and how. Whitespace around the FEN
     /// and any amount of spaces or tabs before the side to move are accepted.
-    pub fn parse(text: &str) -> Result<Fen, FenError> {
+    pub fn parse(text: &str) -> Result<Fen, FenSyntaxError> {
         let text = text.trim();
         if text.is_empty() {
-            return Err(FenError::Empty);
+            return Err(FenSyntaxError::Empty);
         }
-        let (board, after) = text
-            .split_once(char::is_whitespace)
-            .ok_or(FenError::NoSideToMove)?;
-        let mut side_and_rest = after.trim_start().chars();
-        let side = side_and_rest.next().ok_or(FenError::NoSideToMove)?;
-        let rest = side_and_rest.as_str().trim();
-        if !rest.is_empty() {
-            return Err(FenError::ExtraText(rest.to_string()));
-        }
-        let texts: Vec<&str> = board.split('/').collect();
-        if texts.len() > MAX_SIDE {
-            return Err(FenError::TooManyRows(texts.len()));
-        }
-        let mut rows: Vec<Vec<Option<char>>> = Vec::with_capacity(texts.len());
-        for (i, row_text) in texts.iter().enumerate() {
-            let number = i + 1;
-            let row = parse_row(row_text, number)?;
-            match rows.first() {
-                None if row.len() > MAX_SIDE => {
-                    return Err(FenError::TooManyCells {
-                        row: number,
-                        cells: row.len(),
-                    })
-                }
-                Some(first) if row.len() != first.len() => {
-                    return Err(FenError::RaggedRow {
-                        row: number,
-                        cells: row.len(),
-                        expected: first.len(),
-                    })
-                }
-                _ => rows.push(row),
-            }
-        }
-        Ok(Fen { rows, side })
+        parse_whole(fen, text, |left| {
+            FenSyntaxError::ExtraText(left.trim().to_string())
+        })
     }
 
     /// Rows, bottom row first; each row left to right, `None` for an empty cell.
@@ -171,7 +248,7 @@ impl Fen {
     /// The position as a game of `variant` resized to the FEN's board: the connect length,
     /// players and early-draw rule come from `variant`. Fails if a character is no player's
     /// token or the rules find the position unreachable.
-    pub fn to_game(&self, variant: &Variant) -> Result<Game, FenError> {
+    pub fn to_game(&self, variant: &Variant) -> Result<Game, FenPositionError> {
         let variant = variant
             .with_size(self.width(), self.height())
             .expect("Fen::parse admits only sizes from 1 to 16, and only the size changes");
@@ -187,63 +264,26 @@ impl Fen {
         for (row, cells) in self.rows.iter().enumerate() {
             for (column, &cell) in cells.iter().enumerate() {
                 let Some(token) = cell else { continue };
-                let player = variant
-                    .player_of(token)
-                    .ok_or_else(|| FenError::UnknownToken {
-                        row: row + 1,
-                        column: column + 1,
-                        token,
-                        tokens: tokens(),
-                    })?;
+                let player =
+                    variant
+                        .player_of(token)
+                        .ok_or_else(|| FenPositionError::UnknownToken {
+                            row: row + 1,
+                            column: column + 1,
+                            token,
+                            tokens: tokens(),
+                        })?;
                 board.set(Cell { row, column }, player);
             }
         }
-        let to_move = variant
-            .player_of(self.side)
-            .ok_or_else(|| FenError::UnknownSideToMove {
-                token: self.side,
-                tokens: tokens(),
-            })?;
+        let to_move =
+            variant
+                .player_of(self.side)
+                .ok_or_else(|| FenPositionError::UnknownSideToMove {
+                    token: self.side,
+                    tokens: tokens(),
+                })?;
         Ok(Game::from_position(variant, board, to_move)?)
-    }
-}
-
-/// The cells of one row's text; `number` is the row's 1-based number for error messages.
-fn parse_row(text: &str, number: usize) -> Result<Vec<Option<char>>, FenError> {
-    if text.is_empty() {
-        return Err(FenError::EmptyRow(number));
-    }
-    let mut cells = Vec::new();
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if c.is_ascii_digit() {
-            let digits_end = rest
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(rest.len());
-            let (digits, after) = rest.split_at(digits_end);
-            let count = empty_count(digits, number)?;
-            cells.extend(std::iter::repeat_n(None, count));
-            rest = after;
-        } else {
-            cells.push(Some(c));
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    Ok(cells)
-}
-
-/// The value of a run of digits counting empty cells: 1 to 16 (leading zeros allowed).
-fn empty_count(digits: &str, row: usize) -> Result<usize, FenError> {
-    let value = digits.trim_start_matches('0');
-    if value.is_empty() {
-        return Err(FenError::ZeroCount(row));
-    }
-    match value.parse::<usize>() {
-        Ok(count) if count <= MAX_SIDE => Ok(count),
-        _ => Err(FenError::CountTooLarge {
-            row,
-            count: digits.to_string(),
-        }),
     }
 }
 
@@ -276,10 +316,10 @@ impl fmt::Display for Fen {
 }
 
 impl FromStr for Fen {
-    type Err = FenError;
+    type Err = FenSyntaxError;
 
     /// The same as [`Fen::parse`].
-    fn from_str(text: &str) -> Result<Fen, FenError> {
+    fn from_str(text: &str) -> Result<Fen, FenSyntaxError> {
         Fen::parse(text)
     }
 }
@@ -318,7 +358,7 @@ mod tests {
     const EMPTY_STANDARD: &str = "7/7/7/7/7/7 x";
 
     fn game_of(fen: &str) -> Result<Game, FenError> {
-        Fen::parse(fen)?.to_game(&Variant::default())
+        Ok(Fen::parse(fen)?.to_game(&Variant::default())?)
     }
 
     fn message(fen: &str) -> String {
@@ -465,7 +505,9 @@ mod tests {
         );
         assert!(matches!(
             game_of("7/x6/7/7/7/7 o"),
-            Err(FenError::Position(PositionError::FloatingStone(_)))
+            Err(FenError::Position(FenPositionError::Position(
+                PositionError::FloatingStone(_)
+            )))
         ));
         assert!(message("x6/7/7/7/7/7 x").starts_with("fen is not a reachable position: "));
     }

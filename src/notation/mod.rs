@@ -1,11 +1,16 @@
 //! Text forms of moves, positions and boards: move lists, FEN and the source programs' board
 //! layouts, each read and written here. No I/O: callers hand text in and get text back, and the
-//! rules decide what is legal.
+//! rules decide what is legal. Reading is done by nom grammars ([`grammar`] holds what they
+//! share), which give syntax only; what the text means on a board is a separate step.
 
 pub mod fen;
+pub mod grammar;
 pub mod layout;
 pub mod moves;
 
-pub use fen::{fen_of, Fen, FenError};
+pub use fen::{fen_of, Fen, FenError, FenPositionError, FenSyntaxError};
 pub use layout::{render, Style};
-pub use moves::{format_moves, parse_column, parse_moves, play_moves, MovesError, SequenceError};
+pub use moves::{
+    format_moves, parse_column, parse_moves, play_moves, play_sequence, MoveText, MovesError,
+    SequenceError,
+};

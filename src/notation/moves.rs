@@ -1,5 +1,8 @@
 //! Move sequences as text: reading column lists typed by people or scripts, and writing them back.
-//! Only syntax lives here; whether a column is on the board or playable is the rules' decision.
+//! Reading has two steps, as for FEN: the nom grammar turns text into a [`MoveText`] (syntax
+//! only, no board needed), and [`MoveText::columns`] reads it against a board's width, which
+//! decides what a run of digits means. Whether a column is on the board or playable is the rules'
+//! decision.
 //!
 //! # Grammar
 //!
@@ -13,11 +16,22 @@
 //! - An item may not mix letters and digits (`4D`), and any other character is an error.
 //!
 //! Leading and trailing separators do not count as "a separator" for the digit rule: ` 4453 `
-//! is four columns on a 7-wide board. Columns past the board (`h` or `9` on 7 columns) are read
-//! as numbers larger than the width and refused by the caller with the rules' own message.
+//! is four columns on a 7-wide board; a separator between items means there are two items or
+//! more. Columns past the board (`h` or `9` on 7 columns) are read as numbers larger than the
+//! width and refused by the caller with the rules' own message.
 
+use std::fmt;
+
+use nom::branch::alt;
+use nom::bytes::complete::{take_till1, take_while1};
+use nom::character::complete::{anychar, digit1};
+use nom::combinator::{all_consuming, map, map_opt, opt};
+use nom::multi::{many1, separated_list0};
+use nom::sequence::delimited;
+use nom::Parser;
 use thiserror::Error;
 
+use super::grammar::{fail, parse_whole, Parsed};
 use crate::rules::variant::MAX_SIDE;
 use crate::rules::{Column, Game, MoveError};
 
@@ -31,13 +45,12 @@ pub enum MovesError {
     #[error("'{0}' mixes digits and letters; write each column as a number or as a letter")]
     MixedItem(String),
     /// A character that names no column: punctuation, a letter past `p`, a non-ASCII character.
-    #[error("'{}' is not a column: expected {}", .found.escape_debug(), expected_columns(*.width))]
-    NotAColumn {
-        /// The offending character.
-        found: char,
-        /// The board width, to name the columns that exist.
-        width: usize,
-    },
+    #[error(
+        "'{}' is not a column: expected a column number or a letter from a to {}",
+        .0.escape_debug(),
+        letter(MAX_SIDE)
+    )]
+    NotAColumn(char),
     /// A run of digits too long to be any column.
     #[error("column number {0} is too large")]
     NumberTooLarge(String),
@@ -46,47 +59,134 @@ pub enum MovesError {
     NotOneColumn(String),
 }
 
-/// The columns of a board in both spellings, for error messages: `numbers 1-7 or letters a-g`.
-fn expected_columns(width: usize) -> String {
-    if width <= 1 {
-        "the number 1 or the letter a".to_string()
-    } else {
-        format!(
-            "numbers 1-{width} or letters a-{}",
-            letter(width.min(MAX_SIDE))
-        )
-    }
-}
-
 /// The lowercase letter of 1-based column `number` (1 to 16).
 fn letter(number: usize) -> char {
     (b'a' + (number - 1) as u8) as char
 }
 
 /// The 1-based column a letter names: `a`/`A` = 1 … `p`/`P` = 16; `None` for any other character.
-fn letter_column(c: char) -> Option<u64> {
+fn letter_column(c: char) -> Option<u8> {
     let lower = c.to_ascii_lowercase();
     ('a'..=letter(MAX_SIDE))
         .contains(&lower)
-        .then(|| u64::from(lower as u8 - b'a') + 1)
+        .then(|| lower as u8 - b'a' + 1)
 }
 
 fn is_separator(c: char) -> bool {
     c == ' ' || c == ','
 }
 
-/// Reads a move sequence as 1-based column numbers, in order, following the grammar in the module
-/// doc. `width` decides whether a run of digits is one column or one column per digit, and names
-/// the columns in error messages. Numbers are not checked against the board: a caller passes each
-/// to `Game::column`.
-pub fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
-    let text = text.trim_matches(is_separator);
-    let digit_per_column = width <= MAX_DIGIT_WIDTH && !text.contains(is_separator);
-    let mut columns = Vec::new();
-    for item in text.split(is_separator).filter(|item| !item.is_empty()) {
-        parse_item(item, width, digit_per_column, &mut columns)?;
+/// A move sequence as written: its items, read but not yet given a board. Two texts that mean
+/// the same on every board are equal (`DD,EC` and `dd ec`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MoveText {
+    items: Vec<Item>,
+}
+
+/// One separator-free item of a sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Item {
+    /// Letters, each one column (1-based).
+    Letters(Vec<u8>),
+    /// A run of digits as written: one number, or one column per digit (see [`MoveText::columns`]).
+    Digits(String),
+}
+
+/// The parser of one item: a whole word of letters or of digits; anything else fails the parse
+/// with the character or the mix at fault.
+fn item(input: &str) -> Parsed<'_, Item, MovesError> {
+    let (rest, word) = take_till1(is_separator).parse(input)?;
+    let letters = map(many1(map_opt(anychar, letter_column)), Item::Letters);
+    let digits = map(digit1, |d: &str| Item::Digits(d.to_string()));
+    let read: Parsed<'_, Item, MovesError> = all_consuming(alt((letters, digits))).parse(word);
+    match read {
+        Ok((_, item)) => Ok((rest, item)),
+        Err(_) => match word
+            .chars()
+            .find(|&c| !c.is_ascii_digit() && letter_column(c).is_none())
+        {
+            Some(c) => fail(word, MovesError::NotAColumn(c)),
+            None => fail(word, MovesError::MixedItem(word.to_string())),
+        },
     }
-    Ok(columns)
+}
+
+/// The parser of a whole sequence: items between separators, any number of each.
+fn sequence(input: &str) -> Parsed<'_, MoveText, MovesError> {
+    let separators = || take_while1(is_separator);
+    map(
+        delimited(
+            opt(separators()),
+            separated_list0(separators(), item),
+            opt(separators()),
+        ),
+        |items| MoveText { items },
+    )
+    .parse(input)
+}
+
+impl MoveText {
+    /// Reads a move sequence's syntax (the grammar in the module doc); no board is needed.
+    pub fn parse(text: &str) -> Result<MoveText, MovesError> {
+        parse_whole(sequence, text, |left| {
+            // Only a character no item can start with is left over.
+            MovesError::NotAColumn(left.chars().next().unwrap_or(' '))
+        })
+    }
+
+    /// Whether the sequence has no moves.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The 1-based column numbers on a board `width` wide, in order: with one item and at most 9
+    /// columns each digit is a column, otherwise each run of digits is one number. Numbers are
+    /// not checked against the board: a caller passes each to `Game::column`.
+    pub fn columns(&self, width: usize) -> Result<Vec<u64>, MovesError> {
+        let digit_per_column = width <= MAX_DIGIT_WIDTH && self.items.len() <= 1;
+        let mut columns = Vec::new();
+        for item in &self.items {
+            match item {
+                Item::Letters(letters) => columns.extend(letters.iter().map(|&c| u64::from(c))),
+                Item::Digits(digits) if digit_per_column => {
+                    columns.extend(digits.bytes().map(|b| u64::from(b - b'0')))
+                }
+                Item::Digits(digits) => columns.push(
+                    digits
+                        .parse::<u64>()
+                        .map_err(|_| MovesError::NumberTooLarge(digits.clone()))?,
+                ),
+            }
+        }
+        Ok(columns)
+    }
+}
+
+impl fmt::Display for MoveText {
+    /// The items separated by one space, letters in lowercase: it reads back as the same
+    /// sequence (`DD,EC` is written `dd ec`, `4453` stays `4453`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, item) in self.items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            match item {
+                Item::Letters(letters) => {
+                    for &c in letters {
+                        write!(f, "{}", letter(usize::from(c)))?;
+                    }
+                }
+                Item::Digits(digits) => f.write_str(digits)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads a move sequence as 1-based column numbers, in order, following the grammar in the module
+/// doc: [`MoveText::parse`], then [`MoveText::columns`] for a board `width` wide.
+pub fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
+    MoveText::parse(text)?.columns(width)
 }
 
 /// Why a written move sequence cannot be played.
@@ -104,10 +204,11 @@ pub enum SequenceError {
     },
 }
 
-/// Plays a written move sequence on `game`, stopping at the first move that cannot be played;
-/// the moves before it stay played, so callers that need all or nothing play on a copy.
-pub fn play_moves(game: &mut Game, text: &str) -> Result<(), SequenceError> {
-    for (i, column) in parse_moves(text, game.variant().width())?
+/// Plays a move sequence on `game`, stopping at the first move that cannot be played; the moves
+/// before it stay played, so callers that need all or nothing play on a copy.
+pub fn play_sequence(game: &mut Game, moves: &MoveText) -> Result<(), SequenceError> {
+    for (i, column) in moves
+        .columns(game.variant().width())?
         .into_iter()
         .enumerate()
     {
@@ -122,51 +223,31 @@ pub fn play_moves(game: &mut Game, text: &str) -> Result<(), SequenceError> {
     Ok(())
 }
 
-/// Reads exactly one column, as a single move takes it: a whole number (`12`, on any board) or
-/// one letter (`d`).
-pub fn parse_column(text: &str, width: usize) -> Result<u64, MovesError> {
-    let mut columns = Vec::new();
-    if !text.is_empty() {
-        parse_item(text, width, false, &mut columns)?;
-    }
-    match columns.as_slice() {
-        [one] => Ok(*one),
-        _ => Err(MovesError::NotOneColumn(text.to_string())),
+/// [`play_sequence`] on a written sequence.
+pub fn play_moves(game: &mut Game, text: &str) -> Result<(), SequenceError> {
+    play_sequence(game, &MoveText::parse(text)?)
+}
+
+/// The parser of a column number: a run of digits, however long it is, as a number.
+fn number(input: &str) -> Parsed<'_, u64, MovesError> {
+    let (rest, digits) = digit1(input)?;
+    match digits.parse::<u64>() {
+        Ok(n) => Ok((rest, n)),
+        Err(_) => fail(digits, MovesError::NumberTooLarge(digits.to_string())),
     }
 }
 
-/// Appends the columns of one separator-free item to `columns`.
-fn parse_item(
-    item: &str,
-    width: usize,
-    digit_per_column: bool,
-    columns: &mut Vec<u64>,
-) -> Result<(), MovesError> {
-    if let Some(found) = item
-        .chars()
-        .find(|&c| !c.is_ascii_digit() && letter_column(c).is_none())
-    {
-        return Err(MovesError::NotAColumn { found, width });
-    }
-    let has_digits = item.chars().any(|c| c.is_ascii_digit());
-    let has_letters = item.chars().any(|c| !c.is_ascii_digit());
-    if has_digits && has_letters {
-        return Err(MovesError::MixedItem(item.to_string()));
-    }
-    if has_letters {
-        columns.extend(item.chars().filter_map(letter_column));
-    } else if digit_per_column {
-        columns.extend(item.bytes().map(|b| u64::from(b - b'0')));
-    } else {
-        let number = item
-            .bytes()
-            .try_fold(0u64, |n, b| {
-                n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
-            })
-            .ok_or_else(|| MovesError::NumberTooLarge(item.to_string()))?;
-        columns.push(number);
-    }
-    Ok(())
+/// The parser of exactly one column, as a single move takes it: a whole number (`12`, on any
+/// board) or one letter (`d`). Column numbers are not checked against a board.
+pub fn column_number(input: &str) -> Parsed<'_, u64, MovesError> {
+    alt((number, map(map_opt(anychar, letter_column), u64::from))).parse(input)
+}
+
+/// Reads exactly one column with [`column_number`], all of `text`.
+pub fn parse_column(text: &str) -> Result<u64, MovesError> {
+    parse_whole(column_number, text, |_| {
+        MovesError::NotOneColumn(text.to_string())
+    })
 }
 
 /// Writes a move sequence the way [`parse_moves`] reads it back: digits run together on boards up
@@ -179,22 +260,30 @@ pub fn format_moves(columns: &[Column], width: usize) -> String {
         .collect::<Vec<_>>()
         .join(separator)
 }
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn one_column_is_a_whole_number_or_one_letter() {
-        assert_eq!(super::parse_column("12", 7), Ok(12));
-        assert_eq!(super::parse_column("D", 7), Ok(4));
+        assert_eq!(super::parse_column("12"), Ok(12));
+        assert_eq!(super::parse_column("D"), Ok(4));
         assert_eq!(
-            super::parse_column("dd", 7),
+            super::parse_column("dd"),
             Err(super::MovesError::NotOneColumn("dd".into()))
         );
         assert_eq!(
-            super::parse_column("", 7),
+            super::parse_column(""),
             Err(super::MovesError::NotOneColumn(String::new()))
         );
-        assert!(super::parse_column("4?", 7).is_err());
+        assert_eq!(
+            super::parse_column("4?"),
+            Err(super::MovesError::NotOneColumn("4?".into()))
+        );
+        assert_eq!(
+            super::parse_column("99999999999999999999"),
+            Err(super::MovesError::NumberTooLarge(
+                "99999999999999999999".into()
+            ))
+        );
     }
 
     use proptest::prelude::*;
@@ -241,6 +330,21 @@ mod tests {
     }
 
     #[test]
+    fn the_syntax_is_read_without_a_board() {
+        let moves = MoveText::parse("DD,EC 10").unwrap();
+        assert_eq!(moves.to_string(), "dd ec 10");
+        assert_eq!(moves.columns(16), Ok(vec![4, 4, 5, 3, 10]));
+        let digits = MoveText::parse("4453").unwrap();
+        assert_eq!(digits.columns(7), Ok(vec![4, 4, 5, 3]));
+        assert_eq!(digits.columns(10), Ok(vec![4453]));
+        assert_eq!(
+            MoveText::parse("99999999999999999999").unwrap().columns(10),
+            Err(MovesError::NumberTooLarge("99999999999999999999".into()))
+        );
+        assert!(MoveText::parse(" ,").unwrap().is_empty());
+    }
+
+    #[test]
     fn empty_texts_are_empty_sequences() {
         assert_eq!(parse_moves("", 7), Ok(vec![]));
         assert_eq!(parse_moves(" , ,", 16), Ok(vec![]));
@@ -249,6 +353,7 @@ mod tests {
     #[test]
     fn errors_say_what_was_expected() {
         let message = |text: &str, width| parse_moves(text, width).unwrap_err().to_string();
+        let expected = "expected a column number or a letter from a to p";
         assert_eq!(
             message("4d", 7),
             "'4d' mixes digits and letters; write each column as a number or as a letter"
@@ -257,26 +362,20 @@ mod tests {
             message("1 2 D4", 7),
             "'D4' mixes digits and letters; write each column as a number or as a letter"
         );
-        assert_eq!(
-            message("?", 7),
-            "'?' is not a column: expected numbers 1-7 or letters a-g"
-        );
+        assert_eq!(message("?", 7), format!("'?' is not a column: {expected}"));
         assert_eq!(
             message("ddq", 16),
-            "'q' is not a column: expected numbers 1-16 or letters a-p"
+            format!("'q' is not a column: {expected}")
         );
         assert_eq!(
             message("4;5", 7),
-            "';' is not a column: expected numbers 1-7 or letters a-g"
+            format!("';' is not a column: {expected}")
         );
         assert_eq!(
             message("4\t5", 7),
-            "'\\t' is not a column: expected numbers 1-7 or letters a-g"
+            format!("'\\t' is not a column: {expected}")
         );
-        assert_eq!(
-            message("é", 1),
-            "'é' is not a column: expected the number 1 or the letter a"
-        );
+        assert_eq!(message("é", 1), format!("'é' is not a column: {expected}"));
         assert_eq!(
             message("3 99999999999999999999", 7),
             "column number 99999999999999999999 is too large"
@@ -305,6 +404,17 @@ mod tests {
             let text = format_moves(&columns(&numbers), width);
             let expected: Vec<u64> = numbers.iter().map(|&n| n as u64).collect();
             prop_assert_eq!(parse_moves(&text, width), Ok(expected));
+        }
+
+        #[test]
+        fn parse_then_display_round_trips(text in "[0-9a-pA-P ,]{0,30}") {
+            if let Ok(moves) = MoveText::parse(&text) {
+                let written = moves.to_string();
+                prop_assert_eq!(MoveText::parse(&written), Ok(moves.clone()));
+                for width in [7, 10] {
+                    prop_assert_eq!(parse_moves(&written, width), parse_moves(&text, width));
+                }
+            }
         }
 
         #[test]

@@ -331,7 +331,8 @@ impl PlayOptions {
         }
         let mut game = match &self.fen {
             Some(text) => Fen::parse(text)
-                .and_then(|fen| fen.to_game(&variant))
+                .map_err(|e| error(e.to_string()))?
+                .to_game(&variant)
                 .map_err(|e| error(e.to_string()))?,
             None => Game::new(variant),
         };

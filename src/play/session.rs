@@ -60,14 +60,14 @@ enum Answer {
 /// Reads one answer at a turn. The single letters `u`, `h`, `s` and `q` (any case) are commands
 /// even on boards wide enough to have a column `h`; that column is then typed as a number.
 /// Numbers count from 0 when `columns` says so; letters always start at `a` = column 1.
-fn parse_answer(text: &str, width: usize, columns: ColumnNames) -> Answer {
+fn parse_answer(text: &str, columns: ColumnNames) -> Answer {
     match text.to_ascii_lowercase().as_str() {
         "" => Answer::Empty,
         "u" | "undo" => Answer::Undo,
         "h" | "hint" => Answer::Hint,
         "s" | "save" => Answer::Save,
         "q" | "quit" => Answer::Quit,
-        _ => match parse_column(text, width) {
+        _ => match parse_column(text) {
             Ok(n)
                 if columns == ColumnNames::FromZero && text.bytes().all(|b| b.is_ascii_digit()) =>
             {
@@ -422,7 +422,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 self.column_range(width)
             );
             let text = self.ask(&prompt)?;
-            match parse_answer(&text, width, self.options.columns) {
+            match parse_answer(&text, self.options.columns) {
                 Answer::Column(number) => {
                     let current = self.current();
                     let played = current
@@ -699,21 +699,15 @@ mod tests {
 
     #[test]
     fn answers() {
-        let numbers = |text| parse_answer(text, 7, ColumnNames::Numbers);
+        let numbers = |text| parse_answer(text, ColumnNames::Numbers);
         assert_eq!(numbers("4"), Answer::Column(4));
         assert_eq!(numbers("D"), Answer::Column(4));
-        assert_eq!(parse_answer("H", 9, ColumnNames::Letters), Answer::Hint);
+        assert_eq!(parse_answer("H", ColumnNames::Letters), Answer::Hint);
         assert_eq!(numbers("q"), Answer::Quit);
         assert_eq!(numbers(""), Answer::Empty);
         assert_eq!(numbers("4d"), Answer::Unknown("4d".into()));
-        assert_eq!(
-            parse_answer("0", 7, ColumnNames::FromZero),
-            Answer::Column(1)
-        );
-        assert_eq!(
-            parse_answer("d", 7, ColumnNames::FromZero),
-            Answer::Column(4)
-        );
+        assert_eq!(parse_answer("0", ColumnNames::FromZero), Answer::Column(1));
+        assert_eq!(parse_answer("d", ColumnNames::FromZero), Answer::Column(4));
     }
 
     #[test]

@@ -1,75 +1,33 @@
-//! The command grammar: one input line → an optional id and a [`Command`], or a [`CommandError`].
-//! Only syntax is checked here; whether a command is allowed now is the session's business.
+//! The command grammar: one input line → an optional id and a typed [`Command`], or a
+//! [`CommandError`] that names the word at fault and what was expected there.
+//!
+//! Every verb is one row of [`verbs`]: its name, its arguments as `help` shows them, what it does,
+//! and the nom parser of its arguments. The line's grammar is `[id] verb args`: the verb picks the
+//! row, and after it the row's parser is `cut`, so that an error is about the arguments, and must
+//! consume the whole line. `help`, `list_commands` and `known_command` read the same table, so a
+//! verb cannot be listed without being parsed or parsed without being listed.
+//!
+//! Only syntax is checked here; move sequences and FEN are read by their own grammars in
+//! [`crate::notation`], and whether a command is allowed now is the session's business.
 
+use std::fmt;
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while1};
+use nom::bytes::complete::{tag, take_till1};
 use nom::character::complete::{char, digit1, space0, space1};
-use nom::combinator::{all_consuming, map, opt, rest, value};
-use nom::sequence::{preceded, terminated};
-use nom::IResult;
+use nom::combinator::{all_consuming, cut, eof, opt, rest, success};
+use nom::multi::many0;
+use nom::sequence::{preceded, separated_pair, terminated};
+use nom::Parser;
 use thiserror::Error;
 
 use crate::engine::{Level, TieBreak};
-use crate::notation::Style;
+use crate::notation::fen::fen;
+use crate::notation::grammar::{fail, Failure, Parsed};
+use crate::notation::{parse_column, Fen, FenSyntaxError, MoveText, MovesError, Style};
 use crate::solver::MAX_THREADS;
-
-/// Every command: its name, its arguments as `help` shows them, and what it does.
-/// `help`, `list_commands` and usage errors all read this one table.
-pub const COMMANDS: &[(&str, &str, &str)] = &[
-    (
-        "new",
-        "[WxH] [width W] [height H] [connect K] [players N] [tokens T] [early-draw on|off]",
-        "start a new game; settings not given keep their current values",
-    ),
-    (
-        "position",
-        "startpos|fen <FEN> [moves <seq>]",
-        "set the position, optionally followed by moves",
-    ),
-    ("moves", "<seq>", "play a sequence of columns, all or none"),
-    ("play", "<column>", "play one column for the side to move"),
-    ("undo", "[n]", "take back n moves (default 1), all or none"),
-    (
-        "status",
-        "",
-        "side to move, ply and result, with the winning line",
-    ),
-    ("show", "[grid|dots|letters|pipes]", "draw the board"),
-    ("fen", "", "the position as FEN"),
-    ("legal", "", "the columns that can be played"),
-    ("names", "", "every player's token and name"),
-    ("name", "<token> <name>", "set a player's name"),
-    (
-        "save",
-        "<file>",
-        "save the names and the position to a file",
-    ),
-    (
-        "load",
-        "<file>",
-        "load names and a position saved with save",
-    ),
-    (
-        "perft",
-        "<depth>",
-        "count the move sequences of a given length",
-    ),
-    ("solve", "[weak]", "the exact score for the side to move, in words, and every best column"),
-    ("analyze", "", "the exact score of every column for the side to move"),
-    ("go", "[random|lookahead <n> [left|right|random]|perfect] [depth <d>] [nodes <n>] [movetime <ms>]", "choose a move for the side to move"),
-    ("genmove", "[same as go]", "choose a move as go does, and play it"),
-    ("stop", "", "end the running search at once; it still replies"),
-    ("hint", "", "the best column for the side to move, in words"),
-    ("seed", "<n>", "seed the random choices of go, genmove and hint"),
-    ("hash", "<MiB>", "the size of the solver's transposition table (2-8192 MiB)"),
-    ("threads", "<n>", "threads per exact search, sharing the table (1-64)"),
-    ("help", "", "this list"),
-    ("list_commands", "", "the command names, one per line"),
-    ("protocol_version", "", "the protocol version"),
-    ("quit", "", "end the session"),
-];
 
 /// The deepest look-ahead `go` accepts: deeper ones take hours on wide boards.
 pub const MAX_GO_DEPTH: u32 = 12;
@@ -77,22 +35,11 @@ pub const MAX_GO_DEPTH: u32 = 12;
 /// The longest `movetime` accepted: one day, in milliseconds.
 pub const MAX_MOVETIME_MS: u64 = 86_400_000;
 
+/// The most positions `nodes` accepts.
+pub const MAX_NODES: u64 = u32::MAX as u64;
+
 /// The smallest and largest transposition tables, in MiB.
 pub const HASH_MIB: (u32, u32) = (2, 8192);
-
-/// What `go` and `genmove` ask for: a level (by default perfect where the solver plays) and
-/// bounds on the search.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct GoRequest {
-    /// How to choose; `None` is perfect play.
-    pub level: Option<Level>,
-    /// For perfect play: search at most this many moves ahead.
-    pub depth: Option<u32>,
-    /// For perfect play: stop the exact search after this many positions.
-    pub nodes: Option<u64>,
-    /// For perfect play: stop the exact search after this many milliseconds.
-    pub movetime: Option<u64>,
-}
 
 /// The deepest `perft` accepted: deeper counts take hours on the standard board.
 pub const MAX_PERFT_DEPTH: u32 = 12;
@@ -100,13 +47,73 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// The most moves `undo` can take back at once (a 16x16 board holds 256 stones).
 pub const MAX_UNDO: u32 = 256;
 
+/// Bounds on perfect play's exact search; those left `None` do not bound it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bounds {
+    /// Search exactly only when the game cannot last more than this many moves; otherwise look
+    /// this many moves ahead with the heuristic.
+    pub depth: Option<u32>,
+    /// Stop the exact search after this many positions.
+    pub nodes: Option<u64>,
+    /// Stop the exact search after this many milliseconds.
+    pub movetime: Option<u64>,
+}
+
+impl Bounds {
+    /// Whether no bound is set.
+    pub fn is_none(&self) -> bool {
+        *self == Bounds::default()
+    }
+}
+
+/// What `go` and `genmove` ask for: how to choose, and for perfect play its bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoRequest {
+    /// Perfect play (the default): the solver where it plays, else the heuristic search.
+    Perfect(Bounds),
+    /// Uniformly among the legal columns.
+    Random,
+    /// Look `plies` moves ahead telling only wins from losses; ties broken by `tie_break`.
+    Lookahead {
+        /// Moves to look ahead (1-12).
+        plies: u32,
+        /// How to choose among equal columns.
+        tie_break: TieBreak,
+    },
+}
+
+impl Default for GoRequest {
+    fn default() -> Self {
+        GoRequest::Perfect(Bounds::default())
+    }
+}
+
+impl GoRequest {
+    /// The engine's level for this request.
+    pub fn level(&self) -> Level {
+        match *self {
+            GoRequest::Perfect(_) => Level::Perfect,
+            GoRequest::Random => Level::Random,
+            GoRequest::Lookahead { plies, tie_break } => Level::Lookahead { plies, tie_break },
+        }
+    }
+
+    /// The bounds of perfect play; none for the other levels.
+    pub fn bounds(&self) -> Bounds {
+        match *self {
+            GoRequest::Perfect(bounds) => bounds,
+            _ => Bounds::default(),
+        }
+    }
+}
+
 /// Where `position` starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Start {
     /// The empty board of the current variant.
     StartPos,
-    /// A FEN, as written (validated by the session).
-    Fen(String),
+    /// A FEN, its syntax read; whether it is a position of the game is the session's business.
+    Fen(Fen),
 }
 
 /// Settings for `new`; those left `None` keep their current values.
@@ -135,13 +142,13 @@ pub enum Command {
     Position {
         /// Where from.
         start: Start,
-        /// Moves to play after it, as written.
-        moves: Option<String>,
+        /// Moves to play after it.
+        moves: Option<MoveText>,
     },
     /// `moves <seq>`
-    Moves(String),
-    /// `play <column>`
-    Play(String),
+    Moves(MoveText),
+    /// `play <column>`: a 1-based column number, not yet checked against the board.
+    Play(u64),
     /// `undo [n]`
     Undo(u32),
     /// `status`
@@ -154,13 +161,17 @@ pub enum Command {
     Legal,
     /// `names`
     Names,
-    /// `name <token> <name>`
-    Name {
+    /// `name` alone: the engine's name.
+    EngineName,
+    /// `name <token> <name>`: a player's name.
+    SetName {
         /// The player's token.
         token: char,
         /// The new name.
         name: String,
     },
+    /// `version`
+    Version,
     /// `save <file>`
     Save(PathBuf),
     /// `load <file>`
@@ -192,10 +203,76 @@ pub enum Command {
     Help,
     /// `list_commands`
     ListCommands,
+    /// `known_command <name>`
+    KnownCommand(String),
     /// `protocol_version`
     ProtocolVersion,
     /// `quit`
     Quit,
+}
+
+/// What is wrong with a command's arguments: the word at fault and what was expected there.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Problem {
+    /// The line ended where an argument was needed.
+    #[error("needs {0}")]
+    Missing(&'static str),
+    /// A word that is not what the grammar expects at its place.
+    #[error("expected {expected}, got '{got}'")]
+    Expected {
+        /// What the grammar expects, in words.
+        expected: String,
+        /// The word found.
+        got: String,
+    },
+    /// A word that should be a number.
+    #[error("{what} must be a number, got '{got}'")]
+    NotANumber {
+        /// The argument, e.g. `count`.
+        what: &'static str,
+        /// The word found.
+        got: String,
+    },
+    /// A number outside the range the argument takes.
+    #[error("{what} must be from {min} to {max}, got {got}")]
+    OutOfRange {
+        /// The argument, e.g. `count`.
+        what: &'static str,
+        /// The smallest value taken.
+        min: u64,
+        /// The largest value taken.
+        max: u64,
+        /// The number as written.
+        got: String,
+    },
+    /// Arguments after a verb that takes none.
+    #[error("takes no arguments, got '{0}'")]
+    NoArguments(String),
+    /// Words after the arguments are complete.
+    #[error("expected the end of the line, got '{0}'")]
+    Extra(String),
+    /// A setting or option given twice.
+    #[error("sets {0} twice")]
+    Twice(&'static str),
+    /// A word naming none of the verb's settings, options or styles.
+    #[error("has no {kind} '{got}'{more}")]
+    NoSuch {
+        /// `setting`, `option`, `style`.
+        kind: &'static str,
+        /// The word found.
+        got: String,
+        /// What there is, if the message lists it (`; styles: grid dots`), else empty.
+        more: String,
+    },
+    /// Arguments that do not go together.
+    #[error("{0}")]
+    Combination(&'static str),
+    /// A FEN whose syntax is wrong: reported in the FEN's own words.
+    #[error("{0}")]
+    Fen(FenSyntaxError),
+    /// A move sequence whose syntax is wrong: reported in its own words.
+    #[error("{0}")]
+    Moves(MovesError),
 }
 
 /// A command line that is not well formed.
@@ -209,11 +286,17 @@ pub enum CommandError {
     Usage {
         /// The command.
         name: &'static str,
-        /// What is wrong, e.g. `takes no arguments`.
-        problem: String,
-        /// The command with its arguments, from [`COMMANDS`].
+        /// What is wrong.
+        problem: Problem,
+        /// The command with its arguments, from [`verbs`].
         usage: String,
     },
+    /// A FEN argument that is not a FEN.
+    #[error("{0}")]
+    Fen(FenSyntaxError),
+    /// A move-sequence argument that is not a move sequence.
+    #[error("{0}")]
+    Moves(MovesError),
     /// An id that is not a number that fits.
     #[error("id {0} is too large (at most {max})", max = u64::MAX)]
     IdTooLarge(String),
@@ -230,6 +313,237 @@ pub struct Request {
     /// The command, or what was wrong with it.
     pub command: Result<Command, CommandError>,
 }
+
+/// What an argument parser returns.
+type Args<'a, T> = Parsed<'a, T, Problem>;
+
+/// One verb of the protocol: how `help` shows it and how its arguments are read.
+pub struct Verb {
+    /// The command word.
+    pub name: &'static str,
+    /// Its arguments, as `help` and usage errors show them; empty for none.
+    pub args: String,
+    /// What it does, for `help`.
+    pub about: &'static str,
+    /// The nom parser of its arguments (the line after the verb), giving the command.
+    parse: for<'a> fn(&'a str) -> Args<'a, Command>,
+}
+
+impl Verb {
+    /// `name args`, or the name alone.
+    pub fn usage(&self) -> String {
+        if self.args.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{} {}", self.name, self.args)
+        }
+    }
+}
+
+/// Every verb, in the order `help` and `list_commands` give them.
+pub fn verbs() -> &'static [Verb] {
+    &VERBS
+}
+
+/// Whether `name` is a command of the protocol.
+pub fn is_known(name: &str) -> bool {
+    verbs().iter().any(|verb| verb.name == name)
+}
+
+static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
+    fn verb(
+        name: &'static str,
+        args: &str,
+        about: &'static str,
+        parse: for<'a> fn(&'a str) -> Args<'a, Command>,
+    ) -> Verb {
+        Verb {
+            name,
+            args: args.to_string(),
+            about,
+            parse,
+        }
+    }
+    let styles: Vec<&str> = Style::ALL.iter().map(|s| s.name()).collect();
+    vec![
+        verb(
+            "new",
+            "[WxH] [width W] [height H] [connect K] [players N] [tokens T] [early-draw on|off]",
+            "start a new game; settings not given keep their current values",
+            |i| new_args.map(Command::New).parse(i),
+        ),
+        verb(
+            "position",
+            "startpos|fen <FEN> [moves <seq>]",
+            "set the position, optionally followed by moves",
+            position_args,
+        ),
+        verb(
+            "moves",
+            "<seq>",
+            "play a sequence of columns, all or none",
+            |i| move_text.map(Command::Moves).parse(i),
+        ),
+        verb(
+            "play",
+            "<column>",
+            "play one column for the side to move",
+            |i| arg("a column", column).map(Command::Play).parse(i),
+        ),
+        verb(
+            "undo",
+            "[n]",
+            "take back n moves (default 1), all or none",
+            |i| {
+                opt(arg("a count", number("count", 1, MAX_UNDO.into())))
+                    .map(|n| Command::Undo(n.map_or(1, |n| n as u32)))
+                    .parse(i)
+            },
+        ),
+        verb(
+            "status",
+            "",
+            "side to move, ply and result, with the winning line",
+            |i| success(Command::Status).parse(i),
+        ),
+        verb(
+            "show",
+            &format!("[{}]", styles.join("|")),
+            "draw the board",
+            |i| opt(arg("a style", style)).map(Command::Show).parse(i),
+        ),
+        verb("fen", "", "the position as FEN", |i| {
+            success(Command::Fen).parse(i)
+        }),
+        verb("legal", "", "the columns that can be played", |i| {
+            success(Command::Legal).parse(i)
+        }),
+        verb("names", "", "every player's token and name", |i| {
+            success(Command::Names).parse(i)
+        }),
+        verb(
+            "name",
+            "[<token> <name>]",
+            "the engine's name; with a token and a name, set that player's name",
+            name_args,
+        ),
+        verb("version", "", "the engine's version", |i| {
+            success(Command::Version).parse(i)
+        }),
+        verb(
+            "save",
+            "<file>",
+            "save the names and the position to a file",
+            |i| file_name.map(Command::Save).parse(i),
+        ),
+        verb(
+            "load",
+            "<file>",
+            "load names and a position saved with save",
+            |i| file_name.map(Command::Load).parse(i),
+        ),
+        verb(
+            "perft",
+            "<depth>",
+            "count the move sequences of a given length",
+            |i| {
+                arg("a depth", number("depth", 0, MAX_PERFT_DEPTH.into()))
+                    .map(|n| Command::Perft(n as u32))
+                    .parse(i)
+            },
+        ),
+        verb(
+            "solve",
+            "[weak]",
+            "the exact score for the side to move, in words, and every best column",
+            |i| {
+                opt(arg("'weak'", keyword("'weak'", "weak")))
+                    .map(|weak| Command::Solve {
+                        weak: weak.is_some(),
+                    })
+                    .parse(i)
+            },
+        ),
+        verb(
+            "analyze",
+            "",
+            "the exact score of every column for the side to move",
+            |i| success(Command::Analyze).parse(i),
+        ),
+        verb(
+            "go",
+            "[random|lookahead <n> [left|right|random]|perfect] [depth <d>] [nodes <n>] [movetime <ms>]",
+            "choose a move for the side to move",
+            |i| go_args.map(Command::Go).parse(i),
+        ),
+        verb(
+            "genmove",
+            "[same as go]",
+            "choose a move as go does, and play it",
+            |i| go_args.map(Command::Genmove).parse(i),
+        ),
+        verb(
+            "stop",
+            "",
+            "end the running search at once; it still replies",
+            |i| success(Command::Stop).parse(i),
+        ),
+        verb(
+            "hint",
+            "",
+            "the best column for the side to move, in words",
+            |i| success(Command::Hint).parse(i),
+        ),
+        verb(
+            "seed",
+            "<n>",
+            "seed the random choices of go, genmove and hint",
+            |i| arg("a number", seed).map(Command::Seed).parse(i),
+        ),
+        verb(
+            "hash",
+            "<MiB>",
+            "the size of the solver's transposition table (2-8192 MiB)",
+            |i| {
+                arg(
+                    "a size in MiB",
+                    number("size", HASH_MIB.0.into(), HASH_MIB.1.into()),
+                )
+                .map(|n| Command::Hash(n as u32))
+                .parse(i)
+            },
+        ),
+        verb(
+            "threads",
+            "<n>",
+            "threads per exact search, sharing the table (1-64)",
+            |i| {
+                arg("a number of threads", number("count", 1, MAX_THREADS as u64))
+                    .map(|n| Command::Threads(n as u32))
+                    .parse(i)
+            },
+        ),
+        verb("help", "", "this list", |i| success(Command::Help).parse(i)),
+        verb(
+            "list_commands",
+            "",
+            "the command names, one per line",
+            |i| success(Command::ListCommands).parse(i),
+        ),
+        verb(
+            "known_command",
+            "<name>",
+            "true if the protocol has a command of that name, else false",
+            known_command_args,
+        ),
+        verb("protocol_version", "", "the protocol version", |i| {
+            success(Command::ProtocolVersion).parse(i)
+        }),
+        verb("quit", "", "end the session", |i| {
+            success(Command::Quit).parse(i)
+        }),
+    ]
+});
 
 /// Parses one line (without its line ending, comments already removed, not blank).
 pub fn parse_request(line: &str) -> Request {
@@ -253,7 +567,7 @@ pub fn parse_request(line: &str) -> Request {
 
 /// Splits a leading numeric id (digits followed by a space or the end) from the rest.
 fn split_id(line: &str) -> Result<(Option<u64>, &str), CommandError> {
-    let parsed: IResult<&str, &str> = terminated(digit1, alt((space1, nom::combinator::eof)))(line);
+    let parsed: nom::IResult<&str, &str> = terminated(digit1, alt((space1, eof))).parse(line);
     match parsed {
         Ok((body, digits)) => digits
             .parse::<u64>()
@@ -263,342 +577,531 @@ fn split_id(line: &str) -> Result<(Option<u64>, &str), CommandError> {
     }
 }
 
-fn usage_of(name: &str) -> String {
-    COMMANDS
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|(n, args, _)| {
-            if args.is_empty() {
-                n.to_string()
-            } else {
-                format!("{n} {args}")
-            }
-        })
-        .unwrap_or_default()
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
 }
 
-fn usage(name: &'static str, problem: impl Into<String>) -> CommandError {
-    CommandError::Usage {
-        name,
-        problem: problem.into(),
-        usage: usage_of(name),
-    }
-}
-
-/// Parses the command word and its arguments.
+/// Parses the verb and, `cut` after it, its arguments, all of the line.
 fn parse_command(body: &str) -> Result<Command, CommandError> {
-    let (word, args) = match body.split_once([' ', '\t']) {
-        Some((w, a)) => (w, a.trim()),
-        None => (body, ""),
+    let split: nom::IResult<&str, &str> = take_till1(is_blank).parse(body);
+    let Ok((args, name)) = split else {
+        return Err(CommandError::MissingCommand);
     };
-    let Some(&(name, _, _)) = COMMANDS.iter().find(|(n, _, _)| *n == word) else {
-        return Err(CommandError::Unknown(word.to_string()));
+    let Some(verb) = verbs().iter().find(|verb| verb.name == name) else {
+        return Err(CommandError::Unknown(name.to_string()));
     };
-    let no_args = |command: Command| {
-        if args.is_empty() {
-            Ok(command)
-        } else {
-            Err(usage(name, format!("takes no arguments, got '{args}'")))
+    let usage = |problem| CommandError::Usage {
+        name: verb.name,
+        problem,
+        usage: verb.usage(),
+    };
+    match all_consuming(terminated(cut(verb.parse), space0)).parse(args) {
+        Ok((_, command)) => Ok(command),
+        Err(
+            nom::Err::Error(Failure { at, problem }) | nom::Err::Failure(Failure { at, problem }),
+        ) => {
+            Err(match problem {
+                Some(Problem::Fen(e)) => CommandError::Fen(e),
+                Some(Problem::Moves(e)) => CommandError::Moves(e),
+                Some(problem) => usage(problem),
+                // Only `all_consuming` fails without a problem: words were left over.
+                None if verb.args.is_empty() => usage(Problem::NoArguments(at.trim().to_string())),
+                None => usage(Problem::Extra(at.trim().to_string())),
+            })
         }
-    };
-    match name {
-        "new" => parse_new(args).map(Command::New),
-        "position" => parse_position(args),
-        "moves" => Ok(Command::Moves(args.to_string())),
-        "play" => match args {
-            "" => Err(usage(name, "needs a column")),
-            a if a.contains([' ', '\t', ',']) => {
-                Err(usage(name, format!("takes one column, got '{a}'")))
-            }
-            a => Ok(Command::Play(a.to_string())),
-        },
-        "undo" => match args {
-            "" => Ok(Command::Undo(1)),
-            a => bounded_number(name, "count", a, 1, MAX_UNDO).map(Command::Undo),
-        },
-        "status" => no_args(Command::Status),
-        "show" => match args {
-            "" => Ok(Command::Show(None)),
-            a => Style::from_name(a)
-                .map(|s| Command::Show(Some(s)))
-                .ok_or_else(|| {
-                    usage(
-                        name,
-                        format!("has no style '{a}'; styles: grid dots letters pipes"),
-                    )
-                }),
-        },
-        "fen" => no_args(Command::Fen),
-        "legal" => no_args(Command::Legal),
-        "names" => no_args(Command::Names),
-        "name" => parse_name(args),
-        "save" | "load" if args.is_empty() => Err(usage(name, "needs a file name")),
-        "save" => Ok(Command::Save(PathBuf::from(args))),
-        "load" => Ok(Command::Load(PathBuf::from(args))),
-        "perft" => match args {
-            "" => Err(usage(name, "needs a depth")),
-            a => bounded_number(name, "depth", a, 0, MAX_PERFT_DEPTH).map(Command::Perft),
-        },
-        "solve" => match args {
-            "" => Ok(Command::Solve { weak: false }),
-            "weak" => Ok(Command::Solve { weak: true }),
-            a => Err(usage(name, format!("takes only 'weak', got '{a}'"))),
-        },
-        "analyze" => no_args(Command::Analyze),
-        "go" => parse_go(name, args).map(Command::Go),
-        "genmove" => parse_go(name, args).map(Command::Genmove),
-        "stop" => no_args(Command::Stop),
-        "hint" => no_args(Command::Hint),
-        "seed" => match args {
-            "" => Err(usage(name, "needs a number")),
-            a => a
-                .parse::<u64>()
-                .ok()
-                .filter(|_| a.bytes().all(|b| b.is_ascii_digit()))
-                .map(Command::Seed)
-                .ok_or_else(|| {
-                    usage(
-                        name,
-                        format!("needs a number from 0 to {}, got '{a}'", u64::MAX),
-                    )
-                }),
-        },
-        "hash" => match args {
-            "" => Err(usage(name, "needs a size in MiB")),
-            a => bounded_number(name, "size", a, HASH_MIB.0, HASH_MIB.1).map(Command::Hash),
-        },
-        "threads" => match args {
-            "" => Err(usage(name, "needs a number of threads")),
-            a => bounded_number(name, "count", a, 1, MAX_THREADS as u32).map(Command::Threads),
-        },
-        "help" => no_args(Command::Help),
-        "list_commands" => no_args(Command::ListCommands),
-        "protocol_version" => no_args(Command::ProtocolVersion),
-        "quit" => no_args(Command::Quit),
-        _ => unreachable!("every name in COMMANDS is matched above"),
+        Err(nom::Err::Incomplete(_)) => Err(usage(Problem::Extra(args.trim().to_string()))),
     }
 }
 
-/// A whole decimal number from `min` to `max`.
-fn bounded_number(
-    name: &'static str,
-    what: &str,
-    text: &str,
-    min: u32,
-    max: u32,
-) -> Result<u32, CommandError> {
-    let parsed: IResult<&str, &str> = all_consuming(digit1)(text);
-    let out_of_range = || {
-        usage(
-            name,
-            format!("{what} must be from {min} to {max}, got {text}"),
-        )
-    };
-    match parsed {
-        Ok(_) => match text.parse::<u64>() {
-            Ok(n) if (min as u64..=max as u64).contains(&n) => Ok(n as u32),
-            _ => Err(out_of_range()),
-        },
-        Err(_)
-            if text.starts_with('-')
-                && text[1..].bytes().all(|b| b.is_ascii_digit())
-                && text.len() > 1 =>
-        {
-            Err(out_of_range())
+/// The next word, after any spaces or tabs.
+fn word(input: &str) -> Args<'_, &str> {
+    preceded(space0, take_till1(is_blank)).parse(input)
+}
+
+/// One argument: the next word, read whole by `read`. No word fails softly (so that `opt` can
+/// skip an optional argument) with [`Problem::Missing`]; a word `read` refuses fails the parse.
+fn arg<'a, T>(
+    missing: &'static str,
+    read: impl Fn(&'a str) -> Result<T, Problem>,
+) -> impl Parser<&'a str, Output = T, Error = Failure<'a, Problem>> {
+    move |input: &'a str| -> Args<'a, T> {
+        let Ok((rest, found)) = word(input) else {
+            return Err(nom::Err::Error(Failure {
+                at: input,
+                problem: Some(Problem::Missing(missing)),
+            }));
+        };
+        match read(found) {
+            Ok(value) => Ok((rest, value)),
+            Err(problem) => fail(found, problem),
         }
-        Err(_) => Err(usage(
-            name,
-            format!("{what} must be a number, got '{text}'"),
+    }
+}
+
+/// Reads a whole decimal number from `min` to `max`; a minus sign makes it out of range.
+fn number(what: &'static str, min: u64, max: u64) -> impl Fn(&str) -> Result<u64, Problem> {
+    move |text: &str| {
+        let numeric: nom::IResult<&str, _> = all_consuming((opt(char('-')), digit1)).parse(text);
+        match (numeric, text.parse::<u64>()) {
+            (Ok(_), Ok(n)) if (min..=max).contains(&n) => Ok(n),
+            (Ok(_), _) => Err(Problem::OutOfRange {
+                what,
+                min,
+                max,
+                got: text.to_string(),
+            }),
+            (Err(_), _) => Err(Problem::NotANumber {
+                what,
+                got: text.to_string(),
+            }),
+        }
+    }
+}
+
+/// Reads exactly the word `name`, as `expected` says it.
+fn keyword(expected: &'static str, name: &'static str) -> impl Fn(&str) -> Result<(), Problem> {
+    move |text: &str| {
+        let read: nom::IResult<&str, &str> = all_consuming(tag(name)).parse(text);
+        read.map(|_| ()).map_err(|_| Problem::Expected {
+            expected: expected.to_string(),
+            got: text.to_string(),
+        })
+    }
+}
+
+/// A column: a number or a letter, not yet checked against the board.
+fn column(text: &str) -> Result<u64, Problem> {
+    parse_column(text).map_err(|e| match e {
+        MovesError::NumberTooLarge(_) => Problem::Moves(e),
+        _ => Problem::Expected {
+            expected: "a column number or letter".to_string(),
+            got: text.to_string(),
+        },
+    })
+}
+
+/// A board style by name.
+fn style(text: &str) -> Result<Style, Problem> {
+    Style::from_name(text).ok_or_else(|| Problem::NoSuch {
+        kind: "style",
+        got: text.to_string(),
+        more: format!("; styles: {}", Style::ALL.map(Style::name).join(" ")),
+    })
+}
+
+/// A seed: any number that fits 64 bits.
+fn seed(text: &str) -> Result<u64, Problem> {
+    let digits: nom::IResult<&str, &str> = all_consuming(digit1).parse(text);
+    digits
+        .ok()
+        .and_then(|_| text.parse::<u64>().ok())
+        .ok_or_else(|| Problem::Expected {
+            expected: format!("a number from 0 to {}", u64::MAX),
+            got: text.to_string(),
+        })
+}
+
+/// The rest of the line as a file name (it may hold spaces).
+fn file_name(input: &str) -> Args<'_, PathBuf> {
+    let (left, name) = preceded(space0, rest).parse(input)?;
+    match name.trim_end() {
+        "" => fail(input, Problem::Missing("a file name")),
+        name => Ok((left, PathBuf::from(name))),
+    }
+}
+
+/// The rest of the line as a move sequence.
+fn move_text(input: &str) -> Args<'_, MoveText> {
+    let (left, text) = rest(input)?;
+    let text = text.trim();
+    match MoveText::parse(text) {
+        Ok(moves) => Ok((left, moves)),
+        Err(e) => fail(text, Problem::Moves(e)),
+    }
+}
+
+/// `position` arguments: `startpos` or `fen <FEN>`, then optionally `moves <seq>`.
+fn position_args(input: &str) -> Args<'_, Command> {
+    let (rest, first) = arg("startpos or fen", |w: &str| Ok(w)).parse(input)?;
+    let (rest, start) = match first {
+        "startpos" => (rest, Start::StartPos),
+        "fen" => {
+            let (rest, _) = space0(rest)?;
+            if rest.is_empty() {
+                return fail(rest, Problem::Missing("a FEN after 'fen'"));
+            }
+            match fen(rest) {
+                Ok((rest, fen)) => (rest, Start::Fen(fen)),
+                Err(nom::Err::Error(f) | nom::Err::Failure(f)) => {
+                    let problem = f.problem.unwrap_or(FenSyntaxError::NoSideToMove);
+                    return fail(f.at, Problem::Fen(problem));
+                }
+                Err(nom::Err::Incomplete(_)) => {
+                    return fail(rest, Problem::Fen(FenSyntaxError::NoSideToMove))
+                }
+            }
+        }
+        other => {
+            return fail(
+                first,
+                Problem::Expected {
+                    expected: "startpos or fen".to_string(),
+                    got: other.to_string(),
+                },
+            )
+        }
+    };
+    let (rest, moves) = opt(preceded(
+        arg(
+            "'moves'",
+            keyword("'moves' or the end of the line", "moves"),
+        ),
+        move_text,
+    ))
+    .parse(rest)?;
+    Ok((rest, Command::Position { start, moves }))
+}
+
+/// `known_command <name>`: the rest of the line, whatever it is (a name with a space in it is
+/// simply not a command), so that the answer is `true` or `false` and never a failure.
+fn known_command_args(input: &str) -> Args<'_, Command> {
+    match input.trim() {
+        "" => fail(input, Problem::Missing("a command name")),
+        name => Ok(("", Command::KnownCommand(name.to_string()))),
+    }
+}
+
+/// `name` alone, or `name <token> <name>` with the name the rest of the line.
+fn name_args(input: &str) -> Args<'_, Command> {
+    if input.trim().is_empty() {
+        return Ok((input, Command::EngineName));
+    }
+    let token = |text: &str| {
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(Problem::Expected {
+                expected: "a player's token (one character)".to_string(),
+                got: text.to_string(),
+            }),
+        }
+    };
+    let (rest, token) = arg("a player's token", token).parse(input)?;
+    match rest.trim() {
+        "" => fail(rest, Problem::Missing("a name after the token")),
+        name => Ok((
+            "",
+            Command::SetName {
+                token,
+                name: name.to_string(),
+            },
         )),
     }
 }
 
-/// `go`/`genmove` arguments: an optional level, then bounds, each at most once.
-fn parse_go(name: &'static str, args: &str) -> Result<GoRequest, CommandError> {
-    let mut request = GoRequest::default();
-    let mut words = args.split_whitespace().peekable();
-    let once = |seen: bool, what: &str| {
-        if seen {
-            Err(usage(name, format!("sets {what} twice")))
-        } else {
-            Ok(())
-        }
-    };
-    while let Some(word) = words.next() {
-        match word {
-            "random" | "perfect" | "lookahead" => {
-                once(request.level.is_some(), "the level")?;
-                request.level = Some(match word {
-                    "random" => Level::Random,
-                    "perfect" => Level::Perfect,
-                    _ => {
-                        let plies = words
-                            .next()
-                            .ok_or_else(|| usage(name, "needs a depth after 'lookahead'"))?;
-                        let plies =
-                            bounded_number(name, "lookahead depth", plies, 1, MAX_GO_DEPTH)?;
-                        let tie_break = match words.peek().and_then(|w| TieBreak::from_name(w)) {
-                            Some(t) => {
-                                words.next();
-                                t
-                            }
-                            None => TieBreak::Left,
-                        };
-                        Level::Lookahead { plies, tie_break }
-                    }
-                });
-            }
-            "depth" => {
-                once(request.depth.is_some(), "depth")?;
-                let d = words.next().unwrap_or("");
-                request.depth = Some(bounded_number(name, "depth", d, 1, MAX_GO_DEPTH)?);
-            }
-            "nodes" => {
-                once(request.nodes.is_some(), "nodes")?;
-                let n = words.next().unwrap_or("");
-                request.nodes = Some(bounded_number(name, "nodes", n, 1, u32::MAX)? as u64);
-            }
-            "movetime" => {
-                once(request.movetime.is_some(), "movetime")?;
-                let t = words.next().unwrap_or("");
-                request.movetime = Some(bounded_number(name, "movetime", t, 1, u32::MAX)? as u64);
-            }
-            other => return Err(usage(name, format!("has no option '{other}'"))),
-        }
-    }
-    let bounded = request.depth.is_some() || request.nodes.is_some() || request.movetime.is_some();
-    if bounded && !matches!(request.level, None | Some(Level::Perfect)) {
-        return Err(usage(
-            name,
-            "takes depth, nodes and movetime only with perfect play",
-        ));
-    }
-    if request.movetime.is_some_and(|t| t > MAX_MOVETIME_MS) {
-        return Err(usage(
-            name,
-            format!("movetime must be at most {MAX_MOVETIME_MS} ms"),
-        ));
-    }
-    Ok(request)
+/// One part of the `go` arguments.
+#[derive(Debug, Clone, Copy)]
+enum GoPart {
+    Level(GoRequest),
+    Depth(u32),
+    Nodes(u64),
+    Movetime(u64),
 }
 
-/// `position startpos [moves ...]` or `position fen <rows> <side> [moves ...]`.
-fn parse_position(args: &str) -> Result<Command, CommandError> {
-    let moves_clause = |input| -> IResult<&str, Option<&str>> {
-        opt(preceded(
-            terminated(tag("moves"), alt((space1, nom::combinator::eof))),
-            rest,
-        ))(input)
-    };
-    let startpos = preceded(
-        terminated(tag("startpos"), space0),
-        map(moves_clause, |m: Option<&str>| (Start::StartPos, m)),
-    );
-    let fen_body = take_while1(|c: char| c != ' ' && c != '\t');
-    let fen = preceded(
-        terminated(tag("fen"), space1),
-        map(
-            nom::sequence::tuple((&fen_body, space1, &fen_body, space0, moves_clause)),
-            |(rows, _, side, _, m): (&str, &str, &str, &str, Option<&str>)| {
-                (Start::Fen(format!("{rows} {side}")), m)
+/// One `go` option: a level (with its own arguments) or a bound with its number. A word that is
+/// none of them fails the parse.
+fn go_part(input: &str) -> Args<'_, GoPart> {
+    let (rest, option) = word(input)?;
+    // After an option's name its value is due: `cut`, so that `many0` does not stop quietly.
+    let bound = |missing, what, max| cut(arg(missing, number(what, 1, max)));
+    match option {
+        "perfect" => Ok((rest, GoPart::Level(GoRequest::default()))),
+        "random" => Ok((rest, GoPart::Level(GoRequest::Random))),
+        "lookahead" => {
+            let (rest, plies) = bound(
+                "a depth after 'lookahead'",
+                "lookahead depth",
+                MAX_GO_DEPTH.into(),
+            )
+            .parse(rest)?;
+            // An optional tie-break: a word that is not one is the next option.
+            let (rest, tie_break) = match word(rest) {
+                Ok((after, text)) => match TieBreak::from_name(text) {
+                    Some(tie_break) => (after, tie_break),
+                    None => (rest, TieBreak::Left),
+                },
+                Err(_) => (rest, TieBreak::Left),
+            };
+            let level = GoRequest::Lookahead {
+                plies: plies as u32,
+                tie_break,
+            };
+            Ok((rest, GoPart::Level(level)))
+        }
+        "depth" => bound("a depth after 'depth'", "depth", MAX_GO_DEPTH.into())
+            .map(|d| GoPart::Depth(d as u32))
+            .parse(rest),
+        "nodes" => bound("a number after 'nodes'", "nodes", MAX_NODES)
+            .map(GoPart::Nodes)
+            .parse(rest),
+        "movetime" => bound("a time in ms after 'movetime'", "movetime", MAX_MOVETIME_MS)
+            .map(GoPart::Movetime)
+            .parse(rest),
+        other => fail(
+            option,
+            Problem::NoSuch {
+                kind: "option",
+                got: other.to_string(),
+                more: String::new(),
             },
         ),
-    );
-    let parsed: IResult<&str, (Start, Option<&str>)> = all_consuming(alt((startpos, fen)))(args);
-    match parsed {
-        Ok((_, (start, moves))) => Ok(Command::Position {
-            start,
-            moves: moves.map(|m| m.trim().to_string()),
-        }),
-        Err(_) => Err(usage(
-            "position",
-            match args.split_whitespace().next() {
-                None => "needs startpos or fen".to_string(),
-                Some("fen") => {
-                    "needs a FEN of rows and a side to move, then optionally 'moves' and a sequence"
-                        .to_string()
-                }
-                Some("startpos") => "takes only 'moves' and a sequence after startpos".to_string(),
-                Some(other) => format!("starts from startpos or fen, not '{other}'"),
-            },
-        )),
     }
 }
 
-/// `name <token> <name...>`: the name is the rest of the line.
-fn parse_name(args: &str) -> Result<Command, CommandError> {
-    let parsed: IResult<&str, (char, &str)> =
-        nom::sequence::separated_pair(nom::character::complete::anychar, space1, rest)(args);
-    match parsed {
-        Ok((_, (token, name))) if !name.trim().is_empty() => Ok(Command::Name {
-            token,
-            name: name.trim().to_string(),
-        }),
-        _ => Err(usage("name", "needs a player's token and a name")),
+/// `go`/`genmove` arguments: an optional level, then bounds, each at most once, in any order;
+/// bounds only with perfect play.
+fn go_args(input: &str) -> Args<'_, GoRequest> {
+    let (rest, parts) = many0(go_part).parse(input)?;
+    let mut level: Option<GoRequest> = None;
+    let mut bounds = Bounds::default();
+    for part in parts {
+        let twice = |what| fail(input, Problem::Twice(what));
+        match part {
+            GoPart::Level(_) if level.is_some() => return twice("the level"),
+            GoPart::Level(l) => level = Some(l),
+            GoPart::Depth(_) if bounds.depth.is_some() => return twice("depth"),
+            GoPart::Depth(d) => bounds.depth = Some(d),
+            GoPart::Nodes(_) if bounds.nodes.is_some() => return twice("nodes"),
+            GoPart::Nodes(n) => bounds.nodes = Some(n),
+            GoPart::Movetime(_) if bounds.movetime.is_some() => return twice("movetime"),
+            GoPart::Movetime(t) => bounds.movetime = Some(t),
+        }
+    }
+    match level.unwrap_or_default() {
+        GoRequest::Perfect(_) => Ok((rest, GoRequest::Perfect(bounds))),
+        _ if !bounds.is_none() => fail(
+            input,
+            Problem::Combination("takes depth, nodes and movetime only with perfect play"),
+        ),
+        other => Ok((rest, other)),
+    }
+}
+
+/// One part of the `new` arguments.
+#[derive(Debug, Clone)]
+enum NewPart {
+    Size(usize, usize),
+    Width(usize),
+    Height(usize),
+    Connect(usize),
+    Players(usize),
+    Tokens(Vec<char>),
+    EarlyDraw(bool),
+}
+
+/// A number of cells, connect length or players: any whole number (the rules check the range).
+fn setting_number(expected: &'static str) -> impl Fn(&str) -> Result<usize, Problem> {
+    move |text: &str| {
+        let digits: nom::IResult<&str, &str> = all_consuming(digit1).parse(text);
+        digits
+            .ok()
+            .and_then(|_| text.parse::<usize>().ok())
+            .ok_or_else(|| Problem::Expected {
+                expected: expected.to_string(),
+                got: text.to_string(),
+            })
+    }
+}
+
+/// One `new` setting: a `WxH` size, or a setting's name and value.
+fn new_part(input: &str) -> Args<'_, NewPart> {
+    let (rest, setting) = word(input)?;
+    // After a setting's name its value is due: `cut`, so that `many0` does not stop quietly.
+    let value = |name: &'static str| cut(arg(name, setting_number(name)));
+    match setting {
+        "width" => value("a number after 'width'")
+            .map(NewPart::Width)
+            .parse(rest),
+        "height" => value("a number after 'height'")
+            .map(NewPart::Height)
+            .parse(rest),
+        "connect" => value("a number after 'connect'")
+            .map(NewPart::Connect)
+            .parse(rest),
+        "players" => value("a number after 'players'")
+            .map(NewPart::Players)
+            .parse(rest),
+        "tokens" => cut(arg("tokens after 'tokens', e.g. tokens XYZ", |w: &str| {
+            Ok(w.chars().collect())
+        }))
+        .map(NewPart::Tokens)
+        .parse(rest),
+        "early-draw" => cut(arg("on or off after 'early-draw'", |w: &str| match w {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(Problem::Expected {
+                expected: "on or off after 'early-draw'".to_string(),
+                got: w.to_string(),
+            }),
+        }))
+        .map(NewPart::EarlyDraw)
+        .parse(rest),
+        size => {
+            let parsed: nom::IResult<&str, (&str, &str)> =
+                all_consuming(separated_pair(digit1, char('x'), digit1)).parse(size);
+            let no_such = || Problem::NoSuch {
+                kind: "setting",
+                got: size.to_string(),
+                more: String::new(),
+            };
+            let Ok((_, (w, h))) = parsed else {
+                return fail(size, no_such());
+            };
+            match (w.parse(), h.parse()) {
+                (Ok(w), Ok(h)) => Ok((rest, NewPart::Size(w, h))),
+                _ => fail(
+                    size,
+                    Problem::Expected {
+                        expected: "a size WxH of two numbers".to_string(),
+                        got: size.to_string(),
+                    },
+                ),
+            }
+        }
     }
 }
 
 /// `new` settings: any of `WxH`, `width W`, `height H`, `connect K`, `players N`, `tokens T`,
 /// `early-draw on|off`, in any order, each at most once.
-fn parse_new(args: &str) -> Result<NewGame, CommandError> {
+fn new_args(input: &str) -> Args<'_, NewGame> {
+    let (rest, parts) = many0(new_part).parse(input)?;
     let mut settings = NewGame::default();
-    let mut words = args.split_whitespace();
-    let number = |key: &str, value: Option<&str>| -> Result<usize, CommandError> {
-        let value = value.ok_or_else(|| usage("new", format!("needs a number after '{key}'")))?;
-        let parsed: IResult<&str, &str> = all_consuming(digit1)(value);
-        parsed
-            .ok()
-            .and_then(|_| value.parse::<usize>().ok())
-            .ok_or_else(|| {
-                usage(
-                    "new",
-                    format!("needs a number after '{key}', got '{value}'"),
-                )
-            })
-    };
-    fn set<T>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), CommandError> {
+    fn set<'a, T>(
+        input: &'a str,
+        slot: &mut Option<T>,
+        name: &'static str,
+        value: T,
+    ) -> Result<(), nom::Err<Failure<'a, Problem>>> {
         if slot.is_some() {
-            return Err(usage("new", format!("sets {key} twice")));
+            return fail(input, Problem::Twice(name)).map(|_: (&str, ())| ());
         }
         *slot = Some(value);
         Ok(())
     }
-    while let Some(key) = words.next() {
-        match key {
-            "width" => set(&mut settings.width, "width", number(key, words.next())?)?,
-            "height" => set(&mut settings.height, "height", number(key, words.next())?)?,
-            "connect" => set(&mut settings.connect, "connect", number(key, words.next())?)?,
-            "players" => set(&mut settings.players, "players", number(key, words.next())?)?,
-            "tokens" => {
-                let value = words
-                    .next()
-                    .ok_or_else(|| usage("new", "needs tokens after 'tokens', e.g. tokens XYZ"))?;
-                set(&mut settings.tokens, "tokens", value.chars().collect())?
+    for part in parts {
+        match part {
+            NewPart::Size(w, h) => {
+                set(input, &mut settings.width, "width", w)?;
+                set(input, &mut settings.height, "height", h)?;
             }
-            "early-draw" => {
-                let parsed: IResult<&str, bool> = all_consuming(alt((
-                    value(true, tag("on")),
-                    value(false, tag("off")),
-                )))(words.next().unwrap_or(""));
-                let on = parsed
-                    .map(|(_, v)| v)
-                    .map_err(|_| usage("new", "needs on or off after 'early-draw'"))?;
-                set(&mut settings.early_draw, "early-draw", on)?
-            }
-            size => {
-                let parsed: IResult<&str, (&str, char, &str)> =
-                    all_consuming(nom::sequence::tuple((digit1, char('x'), digit1)))(size);
-                let Ok((_, (w, _, h))) = parsed else {
-                    return Err(usage("new", format!("has no setting '{size}'")));
-                };
-                let w = number("width", Some(w))?;
-                let h = number("height", Some(h))?;
-                set(&mut settings.width, "width", w)?;
-                set(&mut settings.height, "height", h)?;
+            NewPart::Width(w) => set(input, &mut settings.width, "width", w)?,
+            NewPart::Height(h) => set(input, &mut settings.height, "height", h)?,
+            NewPart::Connect(k) => set(input, &mut settings.connect, "connect", k)?,
+            NewPart::Players(n) => set(input, &mut settings.players, "players", n)?,
+            NewPart::Tokens(t) => set(input, &mut settings.tokens, "tokens", t)?,
+            NewPart::EarlyDraw(on) => set(input, &mut settings.early_draw, "early-draw", on)?,
+        };
+    }
+    Ok((rest, settings))
+}
+
+impl fmt::Display for Bounds {
+    /// `depth D nodes N movetime MS`, the bounds that are set, each after a space.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(d) = self.depth {
+            write!(f, " depth {d}")?;
+        }
+        if let Some(n) = self.nodes {
+            write!(f, " nodes {n}")?;
+        }
+        if let Some(t) = self.movetime {
+            write!(f, " movetime {t}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for GoRequest {
+    /// The arguments as `go` reads them, each after a space; nothing for plain perfect play.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GoRequest::Perfect(bounds) => write!(f, "{bounds}"),
+            GoRequest::Random => f.write_str(" random"),
+            GoRequest::Lookahead { plies, tie_break } => {
+                write!(f, " lookahead {plies} {}", tie_break.name())
             }
         }
     }
-    Ok(settings)
+}
+
+impl fmt::Display for Command {
+    /// The command as a line that parses back to it (without an id).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::New(s) => {
+                f.write_str("new")?;
+                if let Some(w) = s.width {
+                    write!(f, " width {w}")?;
+                }
+                if let Some(h) = s.height {
+                    write!(f, " height {h}")?;
+                }
+                if let Some(k) = s.connect {
+                    write!(f, " connect {k}")?;
+                }
+                if let Some(n) = s.players {
+                    write!(f, " players {n}")?;
+                }
+                if let Some(t) = &s.tokens {
+                    write!(f, " tokens {}", t.iter().collect::<String>())?;
+                }
+                if let Some(on) = s.early_draw {
+                    write!(f, " early-draw {}", if on { "on" } else { "off" })?;
+                }
+                Ok(())
+            }
+            Command::Position { start, moves } => {
+                match start {
+                    Start::StartPos => f.write_str("position startpos")?,
+                    Start::Fen(fen) => write!(f, "position fen {fen}")?,
+                }
+                match moves {
+                    Some(moves) => write!(f, " moves {moves}"),
+                    None => Ok(()),
+                }
+            }
+            Command::Moves(moves) => write!(f, "moves {moves}"),
+            Command::Play(column) => write!(f, "play {column}"),
+            Command::Undo(n) => write!(f, "undo {n}"),
+            Command::Status => f.write_str("status"),
+            Command::Show(None) => f.write_str("show"),
+            Command::Show(Some(style)) => write!(f, "show {}", style.name()),
+            Command::Fen => f.write_str("fen"),
+            Command::Legal => f.write_str("legal"),
+            Command::Names => f.write_str("names"),
+            Command::EngineName => f.write_str("name"),
+            Command::SetName { token, name } => write!(f, "name {token} {name}"),
+            Command::Version => f.write_str("version"),
+            Command::Save(path) => write!(f, "save {}", path.display()),
+            Command::Load(path) => write!(f, "load {}", path.display()),
+            Command::Perft(depth) => write!(f, "perft {depth}"),
+            Command::Solve { weak: false } => f.write_str("solve"),
+            Command::Solve { weak: true } => f.write_str("solve weak"),
+            Command::Analyze => f.write_str("analyze"),
+            Command::Go(request) => write!(f, "go{request}"),
+            Command::Genmove(request) => write!(f, "genmove{request}"),
+            Command::Stop => f.write_str("stop"),
+            Command::Hint => f.write_str("hint"),
+            Command::Seed(seed) => write!(f, "seed {seed}"),
+            Command::Hash(mib) => write!(f, "hash {mib}"),
+            Command::Threads(n) => write!(f, "threads {n}"),
+            Command::Help => f.write_str("help"),
+            Command::ListCommands => f.write_str("list_commands"),
+            Command::KnownCommand(name) => write!(f, "known_command {name}"),
+            Command::ProtocolVersion => f.write_str("protocol_version"),
+            Command::Quit => f.write_str("quit"),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -607,6 +1110,94 @@ mod tests {
 
     fn command(line: &str) -> Result<Command, CommandError> {
         parse_request(line).command
+    }
+
+    fn message(line: &str) -> String {
+        command(line).unwrap_err().to_string()
+    }
+
+    /// Lines that parse, at least one per verb; each must read back from its display.
+    const SAMPLES: &[&str] = &[
+        "new",
+        "new 9x6 connect 5 tokens XYZ early-draw off",
+        "new width 8 height 7 players 3",
+        "position startpos",
+        "position startpos moves 4453",
+        "position startpos moves",
+        "position fen 2x1oo1/2x4/7/7/7/7 x moves 10 11",
+        "position fen 07/7/7/7/7/7   x",
+        "moves DD,EC",
+        "moves",
+        "play 4",
+        "play d",
+        "undo",
+        "undo 3",
+        "status",
+        "show",
+        "show dots",
+        "fen",
+        "legal",
+        "names",
+        "name",
+        "name x Ada Lovelace",
+        "version",
+        "save my game.txt",
+        "load game.txt",
+        "perft 5",
+        "solve",
+        "solve weak",
+        "analyze",
+        "go",
+        "go perfect depth 3 nodes 1000 movetime 500",
+        "go random",
+        "go lookahead 4 right",
+        "genmove lookahead 3",
+        "stop",
+        "hint",
+        "seed 18446744073709551615",
+        "hash 16",
+        "threads 2",
+        "help",
+        "list_commands",
+        "known_command play",
+        "known_command xyzzy",
+        "known_command two words",
+        "protocol_version",
+        "quit",
+    ];
+
+    #[test]
+    fn every_command_reads_back_from_its_display() {
+        for line in SAMPLES {
+            let parsed = command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let written = parsed.to_string();
+            assert_eq!(command(&written), Ok(parsed), "{line} -> {written}");
+        }
+    }
+
+    #[test]
+    fn every_verb_has_a_sample_and_is_listed_once() {
+        for verb in verbs() {
+            assert!(
+                SAMPLES
+                    .iter()
+                    .any(|line| line.split(' ').next() == Some(verb.name)),
+                "no sample for {}",
+                verb.name
+            );
+            assert_eq!(
+                verbs().iter().filter(|v| v.name == verb.name).count(),
+                1,
+                "{}",
+                verb.name
+            );
+        }
+        for line in SAMPLES {
+            let written = command(line).unwrap().to_string();
+            let name = written.split(' ').next().unwrap();
+            assert!(is_known(name), "{line} displays as unknown verb {name}");
+        }
+        assert!(!is_known("jump"));
     }
 
     #[test]
@@ -628,80 +1219,144 @@ mod tests {
     #[test]
     fn simple_commands_refuse_arguments() {
         assert_eq!(command("fen"), Ok(Command::Fen));
-        let e = command("fen now").unwrap_err();
         assert_eq!(
-            e.to_string(),
+            message("fen now"),
             "fen takes no arguments, got 'now'; usage: fen"
+        );
+        assert_eq!(
+            message("status  a b"),
+            "status takes no arguments, got 'a b'; usage: status"
         );
     }
 
     #[test]
     fn unknown_commands_are_named() {
         assert_eq!(
-            command("jump 3").unwrap_err().to_string(),
+            message("jump 3"),
             "unknown command 'jump'; 'help' lists the commands"
         );
+        assert_eq!(
+            message("PLAY 4"),
+            "unknown command 'PLAY'; 'help' lists the commands"
+        );
     }
 
     #[test]
-    fn position_forms() {
-        assert_eq!(
-            command("position startpos"),
-            Ok(Command::Position {
-                start: Start::StartPos,
-                moves: None
-            })
-        );
-        assert_eq!(
-            command("position startpos moves 4453"),
-            Ok(Command::Position {
-                start: Start::StartPos,
-                moves: Some("4453".into())
-            })
-        );
-        assert_eq!(
-            command("position fen 7/7/7/7/7/7 x moves 10 11"),
-            Ok(Command::Position {
-                start: Start::Fen("7/7/7/7/7/7 x".into()),
-                moves: Some("10 11".into())
-            })
-        );
-        assert_eq!(
-            command("position fen 7/7/7/7/7/7   x"),
-            Ok(Command::Position {
-                start: Start::Fen("7/7/7/7/7/7 x".into()),
-                moves: None
-            })
-        );
-        assert!(command("position fen 7/7/7/7/7/7").is_err());
-        assert!(command("position startpos 44").is_err());
-        assert!(command("position").is_err());
+    fn errors_name_the_word_and_what_was_expected() {
+        let cases = [
+            (
+                "play 4x",
+                "play expected a column number or letter, got '4x'; usage: play <column>",
+            ),
+            ("play", "play needs a column; usage: play <column>"),
+            (
+                "play 4 5",
+                "play expected the end of the line, got '5'; usage: play <column>",
+            ),
+            (
+                "play 99999999999999999999",
+                "column number 99999999999999999999 is too large",
+            ),
+            (
+                "undo 0",
+                "undo count must be from 1 to 256, got 0; usage: undo [n]",
+            ),
+            (
+                "undo -1",
+                "undo count must be from 1 to 256, got -1; usage: undo [n]",
+            ),
+            (
+                "undo x",
+                "undo count must be a number, got 'x'; usage: undo [n]",
+            ),
+            (
+                "solve strong",
+                "solve expected 'weak', got 'strong'; usage: solve [weak]",
+            ),
+            (
+                "show fancy",
+                "show has no style 'fancy'; styles: grid dots letters pipes; usage: show [grid|dots|letters|pipes]",
+            ),
+            (
+                "name xy Bob",
+                "name expected a player's token (one character), got 'xy'; usage: name [<token> <name>]",
+            ),
+            (
+                "name x",
+                "name needs a name after the token; usage: name [<token> <name>]",
+            ),
+            (
+                "known_command",
+                "known_command needs a command name; usage: known_command <name>",
+            ),
+            (
+                "position",
+                "position needs startpos or fen; usage: position startpos|fen <FEN> [moves <seq>]",
+            ),
+            (
+                "position middle",
+                "position expected startpos or fen, got 'middle'; usage: position startpos|fen <FEN> [moves <seq>]",
+            ),
+            (
+                "position startpos 44",
+                "position expected 'moves' or the end of the line, got '44'; usage: position startpos|fen <FEN> [moves <seq>]",
+            ),
+            ("save", "save needs a file name; usage: save <file>"),
+            ("seed", "seed needs a number; usage: seed <n>"),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(message(line), expected, "{line}");
+        }
     }
 
     #[test]
-    fn numbers_are_bounded() {
+    fn fen_and_move_errors_are_the_notations_own() {
+        assert_eq!(
+            command("position fen 7/7/7/7/7/7"),
+            Err(CommandError::Fen(FenSyntaxError::NoSideToMove))
+        );
+        assert_eq!(
+            command("position fen 7/7/7/7/7/7 xo"),
+            Err(CommandError::Fen(FenSyntaxError::ExtraText("o".into())))
+        );
+        assert_eq!(
+            command("position fen 7/8 x"),
+            Err(CommandError::Fen(FenSyntaxError::RaggedRow {
+                row: 2,
+                cells: 8,
+                expected: 7
+            }))
+        );
+        assert_eq!(
+            command("moves 4D"),
+            Err(CommandError::Moves(MovesError::MixedItem("4D".into())))
+        );
+        assert_eq!(
+            command("position startpos moves 4?"),
+            Err(CommandError::Moves(MovesError::NotAColumn('?')))
+        );
+    }
+
+    #[test]
+    fn typed_values() {
+        assert_eq!(command("play d"), Ok(Command::Play(4)));
         assert_eq!(command("undo"), Ok(Command::Undo(1)));
-        assert_eq!(command("undo 3"), Ok(Command::Undo(3)));
+        assert_eq!(command("show dots"), Ok(Command::Show(Some(Style::Dots))));
+        assert_eq!(command("name"), Ok(Command::EngineName));
         assert_eq!(
-            command("undo 0").unwrap_err().to_string(),
-            "undo count must be from 1 to 256, got 0; usage: undo [n]"
+            command("name x Ada Lovelace"),
+            Ok(Command::SetName {
+                token: 'x',
+                name: "Ada Lovelace".into()
+            })
         );
-        assert!(command("undo -1")
-            .unwrap_err()
-            .to_string()
-            .contains("must be from 1 to 256, got -1"));
-        assert!(command("perft 99999999999999999999999")
-            .unwrap_err()
-            .to_string()
-            .contains("from 0 to 12"));
-        assert!(command("perft x")
-            .unwrap_err()
-            .to_string()
-            .contains("must be a number, got 'x'"));
-    }
-
-    #[test]
-    fn new_settings() {
+        assert_eq!(
+            command("position fen 7/7/7/7/7/7 x moves 4"),
+            Ok(Command::Position {
+                start: Start::Fen(Fen::parse("7/7/7/7/7/7 x").unwrap()),
+                moves: Some(MoveText::parse("4").unwrap()),
+            })
+        );
         assert_eq!(
             command("new 9x6 connect 5 tokens XYZ early-draw off"),
             Ok(Command::New(NewGame {
@@ -713,33 +1368,15 @@ mod tests {
                 players: None,
             }))
         );
-        assert_eq!(command("new"), Ok(Command::New(NewGame::default())));
-        assert!(command("new width 8 width 9")
-            .unwrap_err()
-            .to_string()
-            .contains("sets width twice"));
-        assert!(command("new colour red")
-            .unwrap_err()
-            .to_string()
-            .contains("has no setting 'colour'"));
-        assert!(command("new width")
-            .unwrap_err()
-            .to_string()
-            .contains("needs a number after 'width'"));
     }
 
     #[test]
-    fn show_styles_and_names() {
-        assert_eq!(command("show dots"), Ok(Command::Show(Some(Style::Dots))));
-        assert!(command("show fancy").is_err());
-        assert_eq!(
-            command("name x Ada Lovelace"),
-            Ok(Command::Name {
-                token: 'x',
-                name: "Ada Lovelace".into()
-            })
-        );
-        assert!(command("name x").is_err());
+    fn new_settings_are_checked() {
+        assert!(message("new width 8 width 9").contains("sets width twice"));
+        assert!(message("new 8x7 width 9").contains("sets width twice"));
+        assert!(message("new colour red").contains("has no setting 'colour'"));
+        assert!(message("new width").contains("needs a number after 'width'"));
+        assert!(message("new early-draw").contains("needs on or off after 'early-draw'"));
     }
 
     #[test]
@@ -747,53 +1384,52 @@ mod tests {
         assert_eq!(command("go"), Ok(Command::Go(GoRequest::default())));
         assert_eq!(
             command("go lookahead 4 right"),
-            Ok(Command::Go(GoRequest {
-                level: Some(Level::Lookahead {
-                    plies: 4,
-                    tie_break: TieBreak::Right
-                }),
-                ..GoRequest::default()
+            Ok(Command::Go(GoRequest::Lookahead {
+                plies: 4,
+                tie_break: TieBreak::Right
             }))
         );
         assert_eq!(
-            command("genmove perfect movetime 500 nodes 1000"),
-            Ok(Command::Genmove(GoRequest {
-                level: Some(Level::Perfect),
+            command("go lookahead 4 depth 2"),
+            Err(CommandError::Usage {
+                name: "go",
+                problem: Problem::Combination(
+                    "takes depth, nodes and movetime only with perfect play"
+                ),
+                usage: verbs().iter().find(|v| v.name == "go").unwrap().usage(),
+            })
+        );
+        assert_eq!(
+            command("genmove movetime 500 perfect nodes 1000"),
+            Ok(Command::Genmove(GoRequest::Perfect(Bounds {
                 movetime: Some(500),
                 nodes: Some(1000),
                 depth: None,
-            }))
+            })))
         );
-        assert!(command("go random depth 3")
-            .unwrap_err()
-            .to_string()
-            .contains("only with perfect play"));
-        assert!(command("go lookahead")
-            .unwrap_err()
-            .to_string()
-            .contains("needs a depth"));
-        assert!(command("go lookahead 99")
-            .unwrap_err()
-            .to_string()
-            .contains("from 1 to 12"));
-        assert!(command("go random perfect")
-            .unwrap_err()
-            .to_string()
-            .contains("sets the level twice"));
-        assert!(command("go fast")
-            .unwrap_err()
-            .to_string()
-            .contains("has no option 'fast'"));
-        assert!(command("go movetime 999999999")
-            .unwrap_err()
-            .to_string()
-            .contains("at most 86400000"));
+        assert!(message("go random depth 3").contains("only with perfect play"));
+        assert!(message("go lookahead").contains("needs a depth after 'lookahead'"));
+        assert!(message("go lookahead 99").contains("from 1 to 12"));
+        assert!(message("go random perfect").contains("sets the level twice"));
+        assert!(message("go nodes 5 nodes 6").contains("sets nodes twice"));
+        assert!(message("go fast").contains("has no option 'fast'"));
+        assert!(message("go depth").contains("needs a depth after 'depth'"));
+        assert!(message("go movetime 999999999").contains("from 1 to 86400000"));
     }
 
-    #[test]
-    fn play_takes_one_column() {
-        assert_eq!(command("play 4"), Ok(Command::Play("4".into())));
-        assert!(command("play").is_err());
-        assert!(command("play 4 5").is_err());
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Any line parses or fails with a message, never a panic; what parses reads back.
+        #[test]
+        fn any_line_parses_or_fails_and_reads_back(
+            verb in proptest::sample::select(verbs().iter().map(|v| v.name).collect::<Vec<_>>()),
+            args in "[ a-z0-9x/,.-]{0,24}",
+        ) {
+            let line = format!("{verb} {args}");
+            if let Ok(parsed) = command(&line) {
+                proptest::prop_assert_eq!(command(&parsed.to_string()), Ok(parsed));
+            }
+        }
     }
 }

@@ -1,73 +1,271 @@
-//! Replies: what a command answers ([`Response`]) and how a reply is framed on the wire.
-//! Framing: `=` or `?`, the id if the command had one, then the text; one line replies put the
-//! text after a space, longer ones start on the next line; an empty line ends every reply.
+//! Replies: what a command answers, as typed values ([`Response`]), and the one place where they
+//! become text and are framed on the wire. Framing: `=` or `?`, the id if the command had one,
+//! then the text; one-line replies put the text after a space, longer ones start on the next
+//! line; an empty line ends every reply.
 
+use std::path::PathBuf;
+
+use super::command::verbs;
+use crate::engine::perfect::Meaning;
 use crate::notation::format_moves;
-use crate::rules::{Column, DrawReason, Game, Line, Outcome};
+use crate::rules::{Column, DrawReason, Game, Line, Outcome, Token};
+use crate::solver::{Outcome as WeakOutcome, Score};
 
-/// What a successful command answers.
+/// The engine's name, as `name` answers it.
+pub const ENGINE_NAME: &str = "c4";
+
+/// The engine's version, as `version` answers it.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where a game stands, as the summary line and `status` give it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    /// The game goes on and this token is to move.
+    ToMove(Token),
+    /// This token has won with these lines.
+    Won(Token, Vec<Line>),
+    /// Nobody won.
+    Drawn(DrawReason),
+}
+
+impl Standing {
+    /// Where `game` stands.
+    pub fn of(game: &Game) -> Standing {
+        let v = game.variant();
+        match game.outcome() {
+            Outcome::InProgress => Standing::ToMove(v.token(game.to_move())),
+            Outcome::Win(p) => Standing::Won(v.token(p), game.winning_lines()),
+            Outcome::Draw(reason) => Standing::Drawn(reason),
+        }
+    }
+}
+
+/// The one-line summary of a game after a command changed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// Stones on the board.
+    pub ply: usize,
+    /// Where the game stands.
+    pub standing: Standing,
+}
+
+impl Summary {
+    /// The summary of `game`.
+    pub fn of(game: &Game) -> Summary {
+        Summary {
+            ply: game.ply(),
+            standing: Standing::of(game),
+        }
+    }
+}
+
+/// Why `hint` chose its column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HintReason {
+    /// The solver's exact score, in words.
+    Exact(Meaning),
+    /// The heuristic search saw no forced result within this many moves.
+    NoForcedResult(u32),
+    /// A `stop` cut the search short and a one-move look chose.
+    Stopped,
+}
+
+/// What a successful command answers, as values; [`Response::lines`] writes the text.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Response {
-    /// Nothing to say.
+    /// Nothing to say: `=` alone.
     Done,
-    /// Where the game stands after a command that changed it, on one line.
-    Summary(String),
-    /// Text lines, as they are (a board, a list).
-    Lines(Vec<String>),
-    /// One line of text.
-    Line(String),
+    /// The summary of the game after a command changed it.
+    Summary(Summary),
+    /// `status`: the summary's facts, the moves played since the position was set, and the
+    /// board's width to write them.
+    Status {
+        /// Where the game stands, and its ply.
+        summary: Summary,
+        /// The moves played since the position was set.
+        moves: Vec<Column>,
+        /// The board's width.
+        width: usize,
+    },
+    /// A board picture, one string per line.
+    Board(Vec<String>),
+    /// The position as FEN.
+    Fen(String),
+    /// Columns, left to right (`legal`).
+    Columns(Vec<Column>),
+    /// Every player's token and name, in turn order.
+    Names(Vec<(Token, String)>),
+    /// The engine's name.
+    EngineName,
+    /// The engine's version.
+    Version,
+    /// Whether a command is known (`known_command`).
+    Known(bool),
+    /// The protocol's version.
+    ProtocolVersion(u32),
+    /// Every verb with its arguments and what it does.
+    Help,
+    /// Every verb's name.
+    CommandList,
+    /// `save` wrote this file.
+    Saved(PathBuf),
+    /// A count (`perft`).
+    Count(u64),
+    /// The transposition table's size in use, in MiB.
+    Hash(u32),
+    /// Threads per exact search.
+    Threads(u32),
+    /// `solve`: the exact score, what it means, and every column that keeps it.
+    Solved {
+        /// The score for the side to move.
+        score: Score,
+        /// What it means.
+        meaning: Meaning,
+        /// Every column that keeps it, left to right.
+        best: Vec<Column>,
+    },
+    /// `solve weak`: who can force a win.
+    Weak {
+        /// Win, draw or loss for the side to move.
+        outcome: WeakOutcome,
+        /// The side to move.
+        mover: Token,
+        /// The other side.
+        other: Token,
+    },
+    /// `analyze`: every column's exact score, `None` for a full column.
+    Analysis(Vec<Option<Score>>),
+    /// `go` and `genmove`: the column chosen, whether it is proven, and for `genmove` the
+    /// summary after playing it.
+    BestMove {
+        /// The column chosen.
+        column: Column,
+        /// Whether a complete search backs it.
+        proven: bool,
+        /// The game after it was played (`genmove`).
+        played: Option<Summary>,
+    },
+    /// `hint`: who should play which column, and why.
+    Hint {
+        /// The side to move.
+        mover: Token,
+        /// The column.
+        column: Column,
+        /// Why.
+        reason: HintReason,
+    },
 }
 
 impl Response {
-    /// The one-line summary of a game: `ply 7, o to move`, `ply 7, x wins: horizontal a1 b1 c1 d1`,
-    /// `ply 42, draw: board full`, `ply 20, draw: no line left`.
+    /// The summary of `game`.
     pub fn summary(game: &Game) -> Response {
-        Response::Summary(summary_line(game))
+        Response::Summary(Summary::of(game))
     }
 
-    /// The summary's text alone, to append to another reply.
-    pub fn summary_text(game: &Game) -> String {
-        summary_line(game)
-    }
-
-    /// The `status` lines of a game.
+    /// The `status` of `game`.
     pub fn status(game: &Game) -> Response {
-        let v = game.variant();
-        let to_move = match game.outcome() {
-            Outcome::InProgress => v.token(game.to_move()).to_string(),
-            Outcome::Win(_) | Outcome::Draw(_) => "none".to_string(),
-        };
-        let mut lines = vec![
-            format!("to-move {to_move}"),
-            format!("ply {}", game.ply()),
-            format!("moves {}", format_moves(game.history(), v.width()))
-                .trim_end()
-                .to_string(),
-        ];
-        match game.outcome() {
-            Outcome::InProgress => lines.push("result in-progress".into()),
-            Outcome::Win(p) => {
-                lines.push(format!("result win {}", v.token(p)));
-                lines.extend(
-                    game.winning_lines()
-                        .iter()
-                        .map(|l| format!("line {}", line_words(l))),
-                );
-            }
-            Outcome::Draw(reason) => lines.push(format!("result draw {reason}")),
+        Response::Status {
+            summary: Summary::of(game),
+            moves: game.history().to_vec(),
+            width: game.variant().width(),
         }
-        Response::Lines(lines)
     }
 
-    /// Columns as 1-based numbers separated by spaces.
-    pub fn columns(columns: &[Column]) -> Response {
-        Response::Line(
-            columns
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
+    /// The reply's text lines, and whether it is a multi-line reply (written after the marker
+    /// on lines of their own, even when there is only one).
+    pub fn lines(&self) -> (Vec<String>, bool) {
+        let one = |text: String| (vec![text], false);
+        let many = |lines: Vec<String>| (lines, true);
+        let words = |items: Vec<String>| items.join(" ");
+        match self {
+            Response::Done => (vec![], false),
+            Response::Summary(summary) => one(summary_text(summary)),
+            Response::Status {
+                summary,
+                moves,
+                width,
+            } => many(status_lines(summary, moves, *width)),
+            Response::Board(lines) => many(lines.clone()),
+            Response::Fen(fen) => one(fen.clone()),
+            Response::Columns(columns) => {
+                one(words(columns.iter().map(Column::to_string).collect()))
+            }
+            Response::Names(names) => many(
+                names
+                    .iter()
+                    .map(|(token, name)| format!("{token} {name}"))
+                    .collect(),
+            ),
+            Response::EngineName => one(ENGINE_NAME.to_string()),
+            Response::Version => one(ENGINE_VERSION.to_string()),
+            Response::Known(known) => one(known.to_string()),
+            Response::ProtocolVersion(version) => one(version.to_string()),
+            Response::Help => many(
+                verbs()
+                    .iter()
+                    .map(|verb| format!("{} -- {}", verb.usage(), verb.about))
+                    .collect(),
+            ),
+            Response::CommandList => {
+                many(verbs().iter().map(|verb| verb.name.to_string()).collect())
+            }
+            Response::Saved(path) => one(format!("saved {}", path.display())),
+            Response::Count(n) => one(n.to_string()),
+            Response::Hash(mib) => one(format!("hash {mib} MiB")),
+            Response::Threads(n) => one(format!("threads {n}")),
+            Response::Solved {
+                score,
+                meaning,
+                best,
+            } => one(format!(
+                "score {score}; {meaning}; best {}",
+                words(best.iter().map(Column::to_string).collect())
+            )),
+            Response::Weak {
+                outcome,
+                mover,
+                other,
+            } => one(match outcome {
+                WeakOutcome::Win => format!("win; {mover} can force a win"),
+                WeakOutcome::Draw => "draw; neither side can force a win".to_string(),
+                WeakOutcome::Loss => format!("loss; {other} can force a win"),
+            }),
+            Response::Analysis(scores) => one(words(
+                scores
+                    .iter()
+                    .map(|s| s.map_or("full".to_string(), |s| s.to_string()))
+                    .collect(),
+            )),
+            Response::BestMove {
+                column,
+                proven,
+                played,
+            } => {
+                let proven = if *proven { "proven" } else { "unproven" };
+                let mut text = format!("bestmove {column} {proven}");
+                if let Some(summary) = played {
+                    text.push_str("; ");
+                    text.push_str(&summary_text(summary));
+                }
+                one(text)
+            }
+            Response::Hint {
+                mover,
+                column,
+                reason,
+            } => {
+                let why = match reason {
+                    HintReason::Exact(meaning) => meaning.to_string(),
+                    HintReason::NoForcedResult(plies) => {
+                        format!("no forced result within {plies} moves")
+                    }
+                    HintReason::Stopped => {
+                        "stopped before it looked further than one move".to_string()
+                    }
+                };
+                one(format!("{mover} should play column {column}: {why}"))
+            }
+        }
     }
 }
 
@@ -77,27 +275,50 @@ fn line_words(line: &Line) -> String {
     format!("{} {}", line.direction.name(), cells.join(" "))
 }
 
-fn summary_line(game: &Game) -> String {
-    let v = game.variant();
-    let state = match game.outcome() {
-        Outcome::InProgress => format!("{} to move", v.token(game.to_move())),
-        Outcome::Win(p) => {
-            let lines: Vec<String> = game.winning_lines().iter().map(line_words).collect();
-            format!("{} wins: {}", v.token(p), lines.join(", "))
+/// `ply 7, o to move`, `ply 7, x wins: horizontal a1 b1 c1 d1`, `ply 42, draw: board full`,
+/// `ply 20, draw: no line left`.
+fn summary_text(summary: &Summary) -> String {
+    let state = match &summary.standing {
+        Standing::ToMove(token) => format!("{token} to move"),
+        Standing::Won(token, lines) => {
+            let lines: Vec<String> = lines.iter().map(line_words).collect();
+            format!("{token} wins: {}", lines.join(", "))
         }
-        Outcome::Draw(DrawReason::BoardFull) => "draw: board full".to_string(),
-        Outcome::Draw(DrawReason::NoLineLeft) => "draw: no line left".to_string(),
+        Standing::Drawn(DrawReason::BoardFull) => "draw: board full".to_string(),
+        Standing::Drawn(DrawReason::NoLineLeft) => "draw: no line left".to_string(),
     };
-    format!("ply {}, {}", game.ply(), state)
+    format!("ply {}, {}", summary.ply, state)
+}
+
+/// The `status` lines.
+fn status_lines(summary: &Summary, moves: &[Column], width: usize) -> Vec<String> {
+    let to_move = match &summary.standing {
+        Standing::ToMove(token) => token.to_string(),
+        Standing::Won(..) | Standing::Drawn(_) => "none".to_string(),
+    };
+    let mut lines = vec![
+        format!("to-move {to_move}"),
+        format!("ply {}", summary.ply),
+        format!("moves {}", format_moves(moves, width))
+            .trim_end()
+            .to_string(),
+    ];
+    match &summary.standing {
+        Standing::ToMove(_) => lines.push("result in-progress".into()),
+        Standing::Won(token, won) => {
+            lines.push(format!("result win {token}"));
+            lines.extend(won.iter().map(|l| format!("line {}", line_words(l))));
+        }
+        Standing::Drawn(reason) => lines.push(format!("result draw {reason}")),
+    }
+    lines
 }
 
 /// Frames a reply: marker, id, text, and the empty line that ends it.
 pub fn frame(id: Option<u64>, reply: &Result<Response, String>) -> String {
-    let (marker, lines): (char, Vec<&str>) = match reply {
-        Ok(Response::Done) => ('=', vec![]),
-        Ok(Response::Summary(s) | Response::Line(s)) => ('=', vec![s.as_str()]),
-        Ok(Response::Lines(ls)) => ('=', ls.iter().map(String::as_str).collect()),
-        Err(message) => ('?', vec![message.as_str()]),
+    let (marker, (lines, multi)) = match reply {
+        Ok(response) => ('=', response.lines()),
+        Err(message) => ('?', (vec![message.clone()], false)),
     };
     let mut out = String::new();
     out.push(marker);
@@ -106,7 +327,7 @@ pub fn frame(id: Option<u64>, reply: &Result<Response, String>) -> String {
     }
     match lines.as_slice() {
         [] => {}
-        [one] if !matches!(reply, Ok(Response::Lines(_))) => {
+        [one] if !multi => {
             if !one.is_empty() {
                 out.push(' ');
                 out.push_str(one);
@@ -131,18 +352,42 @@ mod tests {
     fn framing() {
         assert_eq!(frame(None, &Ok(Response::Done)), "=\n\n");
         assert_eq!(frame(Some(3), &Ok(Response::Done)), "=3\n\n");
+        let columns = vec![Column::from_index(0), Column::from_index(1)];
         assert_eq!(
-            frame(Some(3), &Ok(Response::Line("1 2".into()))),
+            frame(Some(3), &Ok(Response::Columns(columns))),
             "=3 1 2\n\n"
         );
-        assert_eq!(frame(None, &Ok(Response::Line(String::new()))), "=\n\n");
+        assert_eq!(frame(None, &Ok(Response::Columns(vec![]))), "=\n\n");
         assert_eq!(
-            frame(None, &Ok(Response::Lines(vec!["a".into(), "b".into()]))),
+            frame(None, &Ok(Response::Board(vec!["a".into(), "b".into()]))),
             "=\na\nb\n\n"
         );
         assert_eq!(
             frame(Some(9), &Err("column 4 is full".into())),
             "?9 column 4 is full\n\n"
+        );
+    }
+
+    #[test]
+    fn handshake_replies() {
+        assert_eq!(frame(Some(7), &Ok(Response::EngineName)), "=7 c4\n\n");
+        assert_eq!(frame(None, &Ok(Response::Known(false))), "= false\n\n");
+        assert_eq!(
+            frame(None, &Ok(Response::Version)),
+            format!("= {}\n\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+
+    #[test]
+    fn summaries_and_status_from_the_game() {
+        let game = Game::standard_after(&[1, 2, 1, 2, 1, 2, 1]);
+        assert_eq!(
+            frame(None, &Ok(Response::summary(&game))),
+            "= ply 7, x wins: vertical a1 a2 a3 a4\n\n"
+        );
+        assert_eq!(
+            frame(None, &Ok(Response::status(&game))),
+            "=\nto-move none\nply 7\nmoves 1212121\nresult win x\nline vertical a1 a2 a3 a4\n\n"
         );
     }
 }

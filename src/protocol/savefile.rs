@@ -199,7 +199,8 @@ fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError
         return Err(TextError::EmptyName(i + 1));
     }
     let game = Fen::parse(fen_line[0])
-        .and_then(|fen| fen.to_game(variant))
+        .map_err(FenError::from)
+        .and_then(|fen| Ok(fen.to_game(variant)?))
         .map_err(|e| TextError::Fen(expected, e))?;
     Ok((names.iter().map(|n| n.trim().to_string()).collect(), game))
 }

@@ -1,18 +1,31 @@
 //! Searches that run beside the reading of input (`solve`, `analyze`, `go`, `genmove`, `hint`):
 //! each takes a copy of the game and the session's solver and hands them back with its answer,
-//! and stops when its flag is set, so that a `stop` read while it thinks is honoured.
+//! a typed [`Response`], and stops when its flag is set, so that a `stop` read while it thinks is
+//! honoured. Playing `genmove`'s move is the session's business.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use thiserror::Error;
+
 use super::command::GoRequest;
-use super::reply::Response;
-use super::session::SessionError;
-use crate::engine::perfect::{best_columns, column_scores, describe, solver_position};
+use super::reply::{HintReason, Response};
+use crate::engine::perfect::{best_columns, column_scores, solver_position, Meaning, PerfectError};
 use crate::engine::{choose, Choice, Level, Rng, HEURISTIC_PLIES};
 use crate::rules::{Column, Game};
-use crate::solver::{Limits, Outcome as WeakOutcome, Solver};
+use crate::solver::{Limits, Solver};
+
+/// Why a search gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SearchError {
+    /// The solver cannot answer for this game, or was stopped.
+    #[error("{0}")]
+    Perfect(#[from] PerfectError),
+    /// `go`, `genmove` or `hint` on a finished game.
+    #[error("the game is over ({0}); there is no move to choose")]
+    NoMove(String),
+}
 
 /// Which search, with its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +58,7 @@ pub struct Finished {
     /// The random generator, advanced by any random choice.
     pub(super) rng: Rng,
     /// The reply, and for `genmove` the column to play.
-    pub(super) answer: Result<(Response, Option<Column>), SessionError>,
+    pub(super) answer: Result<(Response, Option<Column>), SearchError>,
 }
 
 impl Search {
@@ -65,28 +78,31 @@ impl Search {
     }
 
     fn limits(&self, request: Option<&GoRequest>) -> Limits {
+        let bounds = request.map(GoRequest::bounds).unwrap_or_default();
         Limits {
-            max_nodes: request.and_then(|r| r.nodes),
+            max_nodes: bounds.nodes,
             stop: Some(Arc::clone(&self.stop)),
-            deadline: request
-                .and_then(|r| r.movetime)
+            deadline: bounds
+                .movetime
                 .map(|ms| Instant::now() + Duration::from_millis(ms)),
         }
     }
 
-    fn answer(&mut self) -> Result<(Response, Option<Column>), SessionError> {
+    fn answer(&mut self) -> Result<(Response, Option<Column>), SearchError> {
         let game = &self.game;
         match self.kind {
             SearchKind::Solve { weak: false } => {
                 let limits = self.limits(None);
                 let (score, best) = best_columns(game, &mut self.solver, &limits)?;
-                let best: Vec<String> = best.iter().map(Column::to_string).collect();
-                let text = format!(
-                    "score {score}; {}; best {}",
-                    describe(score, game),
-                    best.join(" ")
-                );
-                Ok((Response::Line(text), None))
+                let meaning = Meaning::of(score, game);
+                Ok((
+                    Response::Solved {
+                        score,
+                        meaning,
+                        best,
+                    },
+                    None,
+                ))
             }
             SearchKind::Solve { weak: true } => {
                 let position = solver_position(game)?;
@@ -94,50 +110,49 @@ impl Search {
                 let outcome = self
                     .solver
                     .solve_weak_within(&position, &limits)
-                    .map_err(crate::engine::perfect::PerfectError::from)?;
+                    .map_err(PerfectError::from)?;
                 let v = game.variant();
                 let (mover, other) = (v.token(game.to_move()), v.token(v.next(game.to_move())));
-                let text = match outcome {
-                    WeakOutcome::Win => format!("win; {mover} can force a win"),
-                    WeakOutcome::Draw => "draw; neither side can force a win".to_string(),
-                    WeakOutcome::Loss => format!("loss; {other} can force a win"),
-                };
-                Ok((Response::Line(text), None))
+                Ok((
+                    Response::Weak {
+                        outcome,
+                        mover,
+                        other,
+                    },
+                    None,
+                ))
             }
             SearchKind::Analyze => {
                 let limits = self.limits(None);
                 let scores = column_scores(game, &mut self.solver, &limits)?;
-                let words: Vec<String> = scores
-                    .iter()
-                    .map(|s| s.map_or("full".to_string(), |s| s.to_string()))
-                    .collect();
-                Ok((Response::Line(words.join(" ")), None))
+                Ok((Response::Analysis(scores), None))
             }
             SearchKind::Go(request) | SearchKind::Genmove(request) => {
                 let limits = self.limits(Some(&request));
                 let choice = choose_move(game, &request, &mut self.solver, &mut self.rng, &limits)?;
-                let proven = if choice.proven { "proven" } else { "unproven" };
-                let text = format!("bestmove {} {proven}", choice.column);
                 let play = matches!(self.kind, SearchKind::Genmove(_)).then_some(choice.column);
-                Ok((Response::Line(text), play))
+                let response = Response::BestMove {
+                    column: choice.column,
+                    proven: choice.proven,
+                    played: None,
+                };
+                Ok((response, play))
             }
             SearchKind::Hint => {
                 let request = GoRequest::default();
                 let limits = self.limits(Some(&request));
                 let choice = choose_move(game, &request, &mut self.solver, &mut self.rng, &limits)?;
-                let v = game.variant();
-                let who = v.token(game.to_move());
-                let why = match choice.score {
-                    Some(score) => describe(score, game),
-                    None if choice.stopped => {
-                        "stopped before it looked further than one move".into()
-                    }
-                    None => format!("no forced result within {HEURISTIC_PLIES} moves"),
+                let reason = match choice.score {
+                    Some(score) => HintReason::Exact(Meaning::of(score, game)),
+                    None if choice.stopped => HintReason::Stopped,
+                    None => HintReason::NoForcedResult(HEURISTIC_PLIES),
                 };
-                Ok((
-                    Response::Line(format!("{who} should play column {}: {why}", choice.column)),
-                    None,
-                ))
+                let response = Response::Hint {
+                    mover: game.variant().token(game.to_move()),
+                    column: choice.column,
+                    reason,
+                };
+                Ok((response, None))
             }
         }
     }
@@ -151,15 +166,13 @@ fn choose_move(
     solver: &mut Solver,
     rng: &mut Rng,
     limits: &Limits,
-) -> Result<Choice, SessionError> {
-    let level = match (request.level, request.depth) {
-        (None | Some(Level::Perfect), Some(depth))
-            if game.board().empty_cells() > depth as usize =>
-        {
+) -> Result<Choice, SearchError> {
+    let level = match (request.level(), request.bounds().depth) {
+        (Level::Perfect, Some(depth)) if game.board().empty_cells() > depth as usize => {
             Level::Heuristic { plies: depth }
         }
-        (level, _) => level.unwrap_or(Level::Perfect),
+        (level, _) => level,
     };
     choose(game, level, Some(solver), rng, limits)
-        .ok_or_else(|| SessionError::NoMove(game.outcome_summary()))
+        .ok_or_else(|| SearchError::NoMove(game.outcome_summary()))
 }

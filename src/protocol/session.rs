@@ -7,20 +7,18 @@ use thiserror::Error;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use super::command::{Command, NewGame, Start, COMMANDS};
-use super::reply::Response;
+use super::command::{is_known, Command, NewGame, Start};
+use super::reply::{Response, Summary};
 use super::savefile::{self, SaveError};
-use super::search::{Finished, Search, SearchKind};
-use crate::engine::perfect::PerfectError;
+use super::search::{Finished, Search, SearchError, SearchKind};
 use crate::engine::Rng;
-use crate::notation::{
-    fen_of, parse_column, play_moves, render, Fen, FenError, MovesError, SequenceError, Style,
-};
+use crate::notation::{fen_of, play_sequence, render, FenPositionError, SequenceError, Style};
 use crate::rules::{Game, MoveError, Token, Variant, VariantError};
 use crate::solver::Solver;
 
-/// The protocol's version, as `protocol_version` answers.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol's version, as `protocol_version` answers: 2 since `name` alone answers the
+/// engine's name and `status` says `to-move none` once the game is over.
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The longest player name accepted.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -36,10 +34,7 @@ pub enum SessionError {
     PlayersVsTokens { players: usize, tokens: usize },
     /// A FEN that is not a position of this game.
     #[error("{0}")]
-    Fen(#[from] FenError),
-    /// A move sequence that does not parse.
-    #[error("{0}")]
-    Moves(#[from] MovesError),
+    Fen(#[from] FenPositionError),
     /// A single move that cannot be played.
     #[error("{0}")]
     Move(#[from] MoveError),
@@ -61,12 +56,9 @@ pub enum SessionError {
     /// `save` or `load` failed.
     #[error("{0}")]
     File(#[from] SaveError),
-    /// The solver cannot answer for this game, or was stopped.
+    /// A search gave no answer.
     #[error("{0}")]
-    Perfect(#[from] PerfectError),
-    /// `go`, `genmove` or `hint` on a finished game.
-    #[error("the game is over ({0}); there is no move to choose")]
-    NoMove(String),
+    Search(#[from] SearchError),
 }
 
 /// The solver's table size until `hash` changes it, in MiB.
@@ -174,12 +166,20 @@ impl Session {
         self.rng = finished.rng;
         let (response, play) = finished.answer?;
         match (play, response) {
-            (Some(column), Response::Line(text)) => {
+            (
+                Some(column),
+                Response::BestMove {
+                    column: chosen,
+                    proven,
+                    ..
+                },
+            ) => {
                 self.game.play(column)?;
-                Ok(Response::Line(format!(
-                    "{text}; {}",
-                    Response::summary_text(&self.game)
-                )))
+                Ok(Response::BestMove {
+                    column: chosen,
+                    proven,
+                    played: Some(Summary::of(&self.game)),
+                })
             }
             (_, response) => Ok(response),
         }
@@ -199,22 +199,21 @@ impl Session {
             Command::Position { start, moves } => {
                 let mut game = match start {
                     Start::StartPos => Game::new(self.game.variant().clone()),
-                    Start::Fen(text) => Fen::parse(&text)?.to_game(self.game.variant())?,
+                    Start::Fen(fen) => fen.to_game(self.game.variant())?,
                 };
                 if let Some(moves) = moves {
-                    play_moves(&mut game, &moves)?;
+                    play_sequence(&mut game, &moves)?;
                 }
                 self.game = game;
                 Ok(Response::summary(&self.game))
             }
             Command::Moves(moves) => {
                 let mut game = self.game.clone();
-                play_moves(&mut game, &moves)?;
+                play_sequence(&mut game, &moves)?;
                 self.game = game;
                 Ok(Response::summary(&self.game))
             }
-            Command::Play(text) => {
-                let number = parse_column(&text, self.game.variant().width())?;
+            Command::Play(number) => {
                 let column = self.game.column(number)?;
                 self.game.play(column)?;
                 Ok(Response::summary(&self.game))
@@ -242,20 +241,22 @@ impl Session {
                     self.game.variant(),
                     style.unwrap_or(Style::Grid),
                 );
-                Ok(Response::Lines(text.lines().map(str::to_string).collect()))
+                Ok(Response::Board(text.lines().map(str::to_string).collect()))
             }
-            Command::Fen => Ok(Response::Line(fen_of(&self.game))),
-            Command::Legal => Ok(Response::columns(&self.game.legal_moves())),
-            Command::Names => Ok(Response::Lines(
+            Command::Fen => Ok(Response::Fen(fen_of(&self.game))),
+            Command::Legal => Ok(Response::Columns(self.game.legal_moves())),
+            Command::Names => Ok(Response::Names(
                 self.game
                     .variant()
                     .tokens()
                     .iter()
-                    .zip(&self.names)
-                    .map(|(t, n)| format!("{t} {n}"))
+                    .copied()
+                    .zip(self.names.iter().cloned())
                     .collect(),
             )),
-            Command::Name { token, name } => {
+            Command::EngineName => Ok(Response::EngineName),
+            Command::Version => Ok(Response::Version),
+            Command::SetName { token, name } => {
                 let Some(player) = self.game.variant().player_of(token) else {
                     return Err(SessionError::UnknownToken {
                         token,
@@ -271,7 +272,7 @@ impl Session {
             }
             Command::Save(path) => {
                 savefile::save(&path, &self.names, &fen_of(&self.game))?;
-                Ok(Response::Line(format!("saved {}", path.display())))
+                Ok(Response::Saved(path))
             }
             Command::Load(path) => {
                 let (names, game) = savefile::load(&path, self.game.variant())?;
@@ -281,25 +282,12 @@ impl Session {
             }
             Command::Perft(depth) => {
                 let mut game = self.game.clone();
-                Ok(Response::Line(game.perft(depth as usize).to_string()))
+                Ok(Response::Count(game.perft(depth as usize)))
             }
-            Command::Help => Ok(Response::Lines(
-                COMMANDS
-                    .iter()
-                    .map(|(name, args, what)| {
-                        let usage = if args.is_empty() {
-                            name.to_string()
-                        } else {
-                            format!("{name} {args}")
-                        };
-                        format!("{usage} -- {what}")
-                    })
-                    .collect(),
-            )),
-            Command::ListCommands => Ok(Response::Lines(
-                COMMANDS.iter().map(|(n, _, _)| n.to_string()).collect(),
-            )),
-            Command::ProtocolVersion => Ok(Response::Line(PROTOCOL_VERSION.to_string())),
+            Command::Help => Ok(Response::Help),
+            Command::ListCommands => Ok(Response::CommandList),
+            Command::KnownCommand(name) => Ok(Response::Known(is_known(&name))),
+            Command::ProtocolVersion => Ok(Response::ProtocolVersion(PROTOCOL_VERSION)),
             Command::Stop | Command::Quit => Ok(Response::Done),
             Command::Seed(seed) => {
                 self.rng = Rng::new(seed);
@@ -307,12 +295,12 @@ impl Session {
             }
             Command::Threads(threads) => {
                 self.threads = threads;
-                Ok(Response::Line(format!("threads {threads}")))
+                Ok(Response::Threads(threads))
             }
             Command::Hash(mib) => {
                 self.hash_mib = table_mib(mib);
                 self.solver = None;
-                Ok(Response::Line(format!("hash {} MiB", self.hash_mib)))
+                Ok(Response::Hash(self.hash_mib))
             }
             Command::Solve { weak } => return Ok(Action::Search(SearchKind::Solve { weak })),
             Command::Analyze => return Ok(Action::Search(SearchKind::Analyze)),
