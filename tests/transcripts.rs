@@ -153,3 +153,45 @@ fn a_closed_stdout_ends_c4_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn a_streaming_analysis_writes_info_lines_until_the_next_command() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The empty board takes minutes to solve: the stream goes on until `fen` arrives.
+    stdin
+        .write_all(b"hash 2\n1 analyze stream interval 50\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    let mut lines = Vec::new();
+    // The hash reply, then `=1` at once and info lines as they come, before any other command.
+    while lines.len() < 6 {
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+        lines.push(line.trim_end().to_string());
+    }
+    assert_eq!(lines[..3], ["= hash 2 MiB", "", "=1"], "{lines:?}");
+    assert!(
+        lines[3..].iter().all(|l| l.starts_with("info nodes ")),
+        "{lines:?}"
+    );
+    stdin.write_all(b"2 fen\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    child.wait().unwrap();
+    // More info lines, perhaps, then the empty line that ends the reply, then `fen`'s reply.
+    let (stream, after) = rest.split_once("=2 ").unwrap();
+    let body = stream.strip_suffix('\n').unwrap();
+    assert!(body.is_empty() || body.ends_with('\n'), "{rest}");
+    assert!(body.lines().all(|l| l.starts_with("info nodes ")), "{rest}");
+    assert_eq!(after, "7/7/7/7/7/7 x\n\n");
+}

@@ -39,6 +39,16 @@ pub fn column_values(
     evaluation: Evaluation,
     stop: Option<&AtomicBool>,
 ) -> Option<Vec<Option<i32>>> {
+    column_values_counted(game, plies, evaluation, stop).0
+}
+
+/// [`column_values`], and the number of positions the search looked at.
+pub fn column_values_counted(
+    game: &Game,
+    plies: u32,
+    evaluation: Evaluation,
+    stop: Option<&AtomicBool>,
+) -> (Option<Vec<Option<i32>>>, u64) {
     let mut search = Search {
         me: game.to_move(),
         evaluation,
@@ -58,7 +68,7 @@ pub fn column_values(
             })
         })
         .collect();
-    (!search.stopped).then_some(values)
+    ((!search.stopped).then_some(values), search.nodes)
 }
 
 /// One look-ahead search.

@@ -107,6 +107,27 @@ impl GoRequest {
     }
 }
 
+/// The first argument `analyze stream` takes: the default time between two `info` lines, in ms.
+pub const DEFAULT_INTERVAL_MS: u64 = 1000;
+
+/// What `analyze stream` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamRequest {
+    /// Milliseconds between two `info` lines (besides those written when a score is proven).
+    pub interval: u64,
+    /// Stop the exact search after this many positions.
+    pub nodes: Option<u64>,
+}
+
+impl Default for StreamRequest {
+    fn default() -> Self {
+        StreamRequest {
+            interval: DEFAULT_INTERVAL_MS,
+            nodes: None,
+        }
+    }
+}
+
 /// Where `position` starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Start {
@@ -185,6 +206,8 @@ pub enum Command {
     },
     /// `analyze`
     Analyze,
+    /// `analyze stream [interval <ms>] [nodes <n>]`
+    AnalyzeStream(StreamRequest),
     /// `go ...`
     Go(GoRequest),
     /// `genmove ...`
@@ -466,9 +489,9 @@ static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
         ),
         verb(
             "analyze",
-            "",
-            "the exact score of every column for the side to move",
-            |i| success(Command::Analyze).parse(i),
+            "[stream [interval <ms>] [nodes <n>]]",
+            "the exact score of every column for the side to move; with stream, info lines until the next command",
+            analyze_args,
         ),
         verb(
             "go",
@@ -799,6 +822,61 @@ fn name_args(input: &str) -> Args<'_, Command> {
     }
 }
 
+/// `analyze`, or `analyze stream` with its interval and node limit, each at most once, in any
+/// order.
+fn analyze_args(input: &str) -> Args<'_, Command> {
+    let (rest, stream) = opt(arg("'stream'", keyword("'stream'", "stream"))).parse(input)?;
+    if stream.is_none() {
+        return Ok((rest, Command::Analyze));
+    }
+    let (rest, parts) = many0(stream_part).parse(rest)?;
+    let (mut interval, mut nodes) = (None, None);
+    for part in parts {
+        let (slot, name, value) = match part {
+            StreamPart::Interval(ms) => (&mut interval, "interval", ms),
+            StreamPart::Nodes(n) => (&mut nodes, "nodes", n),
+        };
+        if slot.is_some() {
+            return fail(input, Problem::Twice(name));
+        }
+        *slot = Some(value);
+    }
+    let request = StreamRequest {
+        interval: interval.unwrap_or(DEFAULT_INTERVAL_MS),
+        nodes,
+    };
+    Ok((rest, Command::AnalyzeStream(request)))
+}
+
+/// One option of `analyze stream`.
+#[derive(Debug, Clone, Copy)]
+enum StreamPart {
+    Interval(u64),
+    Nodes(u64),
+}
+
+/// One `analyze stream` option and its number.
+fn stream_part(input: &str) -> Args<'_, StreamPart> {
+    let (rest, option) = word(input)?;
+    let value = |missing, what, max| cut(arg(missing, number(what, 1, max)));
+    match option {
+        "interval" => value("a time in ms after 'interval'", "interval", MAX_MOVETIME_MS)
+            .map(StreamPart::Interval)
+            .parse(rest),
+        "nodes" => value("a number after 'nodes'", "nodes", MAX_NODES)
+            .map(StreamPart::Nodes)
+            .parse(rest),
+        other => fail(
+            option,
+            Problem::NoSuch {
+                kind: "option",
+                got: other.to_string(),
+                more: String::new(),
+            },
+        ),
+    }
+}
+
 /// One part of the `go` arguments.
 #[derive(Debug, Clone, Copy)]
 enum GoPart {
@@ -1088,6 +1166,13 @@ impl fmt::Display for Command {
             Command::Solve { weak: false } => f.write_str("solve"),
             Command::Solve { weak: true } => f.write_str("solve weak"),
             Command::Analyze => f.write_str("analyze"),
+            Command::AnalyzeStream(request) => {
+                write!(f, "analyze stream interval {}", request.interval)?;
+                match request.nodes {
+                    Some(n) => write!(f, " nodes {n}"),
+                    None => Ok(()),
+                }
+            }
             Command::Go(request) => write!(f, "go{request}"),
             Command::Genmove(request) => write!(f, "genmove{request}"),
             Command::Stop => f.write_str("stop"),
@@ -1147,6 +1232,8 @@ mod tests {
         "solve",
         "solve weak",
         "analyze",
+        "analyze stream",
+        "analyze stream nodes 5000 interval 250",
         "go",
         "go perfect depth 3 nodes 1000 movetime 500",
         "go random",
@@ -1415,6 +1502,28 @@ mod tests {
         assert!(message("go fast").contains("has no option 'fast'"));
         assert!(message("go depth").contains("needs a depth after 'depth'"));
         assert!(message("go movetime 999999999").contains("from 1 to 86400000"));
+    }
+
+    #[test]
+    fn analyze_streams_with_an_interval_and_a_node_limit() {
+        assert_eq!(command("analyze"), Ok(Command::Analyze));
+        assert_eq!(
+            command("analyze stream"),
+            Ok(Command::AnalyzeStream(StreamRequest::default()))
+        );
+        assert_eq!(
+            command("analyze stream nodes 5000 interval 250"),
+            Ok(Command::AnalyzeStream(StreamRequest {
+                interval: 250,
+                nodes: Some(5000)
+            }))
+        );
+        assert!(message("analyze deep").contains("expected 'stream', got 'deep'"));
+        assert!(message("analyze stream interval").contains("needs a time in ms after 'interval'"));
+        assert!(message("analyze stream interval 0")
+            .contains("interval must be from 1 to 86400000, got 0"));
+        assert!(message("analyze stream nodes 1 nodes 2").contains("sets nodes twice"));
+        assert!(message("analyze stream fast").contains("has no option 'fast'"));
     }
 
     proptest::proptest! {

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
 pub use command::{parse_request, Command, CommandError, Request};
-pub use reply::{frame, Response};
+pub use reply::{frame, info_line, stream_head, Response};
 pub use search::{Finished, Search};
 pub use session::{Flow, Session, SessionError, Step};
 
@@ -148,6 +148,8 @@ struct Lines<R> {
     input: Option<BufReader<R>>,
     /// The read-ahead of the last search, if it has not been joined yet.
     ahead: Option<JoinHandle<ReadAhead<R>>>,
+    /// The next line, once [`Lines::wait`] has read it.
+    waiting: Option<io::Result<Option<RawLine>>>,
 }
 
 impl<R: Read + Send + 'static> Lines<R> {
@@ -155,11 +157,27 @@ impl<R: Read + Send + 'static> Lines<R> {
         Lines {
             input: Some(BufReader::with_capacity(INPUT_BUFFER_BYTES, input)),
             ahead: None,
+            waiting: None,
+        }
+    }
+
+    /// Waits until the next line that gets a reply has been read (or the input has ended), and
+    /// keeps it for [`Lines::next`].
+    fn wait(&mut self) {
+        if self.waiting.is_none() {
+            self.waiting = Some(self.read_next());
         }
     }
 
     /// The next line to run; `None` at the end of input.
     fn next(&mut self) -> io::Result<Option<RawLine>> {
+        match self.waiting.take() {
+            Some(line) => line,
+            None => self.read_next(),
+        }
+    }
+
+    fn read_next(&mut self) -> io::Result<Option<RawLine>> {
         if let Some(ahead) = self.ahead.take() {
             let ahead = ahead
                 .join()
@@ -177,11 +195,28 @@ impl<R: Read + Send + 'static> Lines<R> {
     /// first command after the search stops it at once. A later one waits its turn, so a script
     /// means the same however fast it is read.
     fn search(&mut self, search: Box<Search>) -> Finished {
+        self.read_ahead(&search);
+        search.run()
+    }
+
+    /// Runs a streaming analysis on this thread, handing its `info` lines to `emit`, while
+    /// another reads ahead: any line that gets a reply ends it.
+    fn stream(
+        &mut self,
+        search: Box<Search>,
+        emit: &mut dyn FnMut(&reply::Info) -> io::Result<()>,
+    ) -> (Finished, io::Result<()>) {
+        self.read_ahead(&search);
+        search.run_stream(emit)
+    }
+
+    /// Starts reading ahead beside `search`, for the line that may stop it.
+    fn read_ahead(&mut self, search: &Search) {
         if let Some(input) = self.input.take() {
             let stop = search.stop_flag();
-            self.ahead = Some(thread::spawn(move || read_ahead(input, &stop)));
+            let any_line = search.is_stream();
+            self.ahead = Some(thread::spawn(move || read_ahead(input, &stop, any_line)));
         }
-        search.run()
     }
 }
 
@@ -199,8 +234,8 @@ impl<R> Drop for Lines<R> {
 }
 
 /// Reads up to the first line that gets a reply and stops the search if that line is `stop` or
-/// `quit`.
-fn read_ahead<R: Read>(mut input: BufReader<R>, stop: &AtomicBool) -> ReadAhead<R> {
+/// `quit`, or with `any_line` (a streaming analysis) whatever it is.
+fn read_ahead<R: Read>(mut input: BufReader<R>, stop: &AtomicBool, any_line: bool) -> ReadAhead<R> {
     let next = loop {
         match read_line(&mut input) {
             Ok(Some(line)) if !is_command(&line) => {}
@@ -208,7 +243,7 @@ fn read_ahead<R: Read>(mut input: BufReader<R>, stop: &AtomicBool) -> ReadAhead<
         }
     };
     if let Ok(Some(line)) = &next {
-        if stops_search(line) {
+        if any_line || stops_search(line) {
             stop.store(true, Ordering::Relaxed);
         }
     }
@@ -260,6 +295,24 @@ pub fn run(
                         Err(e) => (id, Err(e.to_string()), Flow::Continue),
                         Ok(Step::Reply(result, flow)) => {
                             (id, result.map_err(|e| e.to_string()), flow)
+                        }
+                        Ok(Step::Search(search)) if search.is_stream() => {
+                            // `=` at once, `info` lines as they come, and the empty line that
+                            // ends the reply once the next command has arrived.
+                            output.write_all(stream_head(id).as_bytes())?;
+                            output.flush()?;
+                            let mut emit = |info: &reply::Info| {
+                                output.write_all(info_line(info).as_bytes())?;
+                                output.write_all(b"\n")?;
+                                output.flush()
+                            };
+                            let (finished, written) = lines.stream(search, &mut emit);
+                            written?;
+                            session.end_stream(finished);
+                            lines.wait();
+                            output.write_all(b"\n")?;
+                            output.flush()?;
+                            continue;
                         }
                         Ok(Step::Search(search)) => {
                             let finished = lines.search(search);

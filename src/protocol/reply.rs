@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use super::command::verbs;
+use crate::engine::lookahead::{LOSS, WIN};
 use crate::engine::perfect::Meaning;
 use crate::notation::format_moves;
 use crate::rules::{Column, DrawReason, Game, Line, Outcome, Token};
@@ -314,6 +315,74 @@ fn status_lines(summary: &Summary, moves: &[Column], width: usize) -> Vec<String
     lines
 }
 
+/// What a streaming analysis knows of one column so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnView {
+    /// The column cannot be played.
+    Full,
+    /// The exact score, proven.
+    Exact(Score),
+    /// The exact score lies between these, inclusive.
+    Between(Score, Score),
+    /// The heuristic search's value (from a loss at 0 to a win at 100).
+    Value(i32),
+}
+
+/// One `info` line of `analyze stream`: every column's view, the positions searched, and the
+/// best line so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    /// How deep the heuristic search looked; `None` for the exact search.
+    pub depth: Option<u32>,
+    /// Positions searched since the analysis began.
+    pub nodes: u64,
+    /// Every column, left to right.
+    pub columns: Vec<ColumnView>,
+    /// The best line so far, starting with the side to move's column.
+    pub pv: Vec<Column>,
+}
+
+/// An `info` line, without its line ending: `info nodes 812 scores -2 -1..3 full … pv 4 4 3`
+/// for the exact search, `info depth 3 nodes 40 values 51 win full … pv 2` for the heuristic.
+pub fn info_line(info: &Info) -> String {
+    let mut line = String::from("info");
+    if let Some(depth) = info.depth {
+        line.push_str(&format!(" depth {depth}"));
+    }
+    line.push_str(&format!(" nodes {}", info.nodes));
+    line.push_str(if info.depth.is_some() {
+        " values"
+    } else {
+        " scores"
+    });
+    for view in &info.columns {
+        let word = match *view {
+            ColumnView::Full => "full".to_string(),
+            ColumnView::Exact(score) => score.to_string(),
+            ColumnView::Between(lower, upper) => format!("{lower}..{upper}"),
+            ColumnView::Value(WIN) => "win".to_string(),
+            ColumnView::Value(LOSS) => "loss".to_string(),
+            ColumnView::Value(value) => value.to_string(),
+        };
+        line.push(' ');
+        line.push_str(&word);
+    }
+    line.push_str(" pv");
+    for column in &info.pv {
+        line.push_str(&format!(" {column}"));
+    }
+    line
+}
+
+/// The start of a streaming reply, written at once: the marker and the id, alone on their line.
+/// `info` lines follow, one per line, and an empty line ends the reply as usual.
+pub fn stream_head(id: Option<u64>) -> String {
+    match id {
+        Some(id) => format!("={id}\n"),
+        None => "=\n".to_string(),
+    }
+}
+
 /// Frames a reply: marker, id, text, and the empty line that ends it.
 pub fn frame(id: Option<u64>, reply: &Result<Response, String>) -> String {
     let (marker, (lines, multi)) = match reply {
@@ -366,6 +435,39 @@ mod tests {
             frame(Some(9), &Err("column 4 is full".into())),
             "?9 column 4 is full\n\n"
         );
+    }
+
+    #[test]
+    fn info_lines() {
+        let info = Info {
+            depth: None,
+            nodes: 812,
+            columns: vec![
+                ColumnView::Exact(Score::new(-2)),
+                ColumnView::Between(Score::new(-1), Score::new(3)),
+                ColumnView::Full,
+            ],
+            pv: vec![Column::from_index(1), Column::from_index(0)],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info nodes 812 scores -2 -1..3 full pv 2 1"
+        );
+        let heuristic = Info {
+            depth: Some(3),
+            nodes: 40,
+            columns: vec![
+                ColumnView::Value(51),
+                ColumnView::Value(WIN),
+                ColumnView::Value(LOSS),
+            ],
+            pv: vec![Column::from_index(1)],
+        };
+        assert_eq!(
+            info_line(&heuristic),
+            "info depth 3 nodes 40 values 51 win loss pv 2"
+        );
+        assert_eq!(stream_head(Some(4)), "=4\n");
     }
 
     #[test]

@@ -3,18 +3,33 @@
 //! a typed [`Response`], and stops when its flag is set, so that a `stop` read while it thinks is
 //! honoured. Playing `genmove`'s move is the session's business.
 
-use std::sync::atomic::AtomicBool;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::command::GoRequest;
-use super::reply::{HintReason, Response};
-use crate::engine::perfect::{best_columns, column_scores, solver_position, Meaning, PerfectError};
-use crate::engine::{choose, Choice, Level, Rng, HEURISTIC_PLIES};
+use super::command::{GoRequest, StreamRequest};
+use super::reply::{ColumnView, HintReason, Info, Response};
+use crate::engine::lookahead::{column_values_counted, Evaluation};
+use crate::engine::perfect::{
+    best_column, best_columns, column_scores, solver_position, Meaning, PerfectError,
+};
+use crate::engine::{best_of, choose, Choice, Level, Rng, HEURISTIC_PLIES};
 use crate::rules::{Column, Game};
-use crate::solver::{Limits, Solver};
+use crate::solver::{Limits, Position, Score, Solver, SolverError};
+
+/// The node budget of each column in the first round of a streaming exact analysis; it doubles
+/// every round, so that every column's bounds narrow together.
+const STREAM_FIRST_BUDGET: u64 = 4096;
+
+/// The most moves the final `info` line's best line gives.
+const PV_MOVES: usize = 8;
+
+/// The node budget for extending the final best line past its first move (less when the
+/// analysis's node limit leaves less).
+const PV_NODES: u64 = 200_000;
 
 /// Why a search gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -40,6 +55,8 @@ pub enum SearchKind {
     Genmove(GoRequest),
     /// `hint`
     Hint,
+    /// `analyze stream ...`
+    Stream(StreamRequest),
 }
 
 /// A search ready to run: everything it needs, owned.
@@ -65,6 +82,35 @@ impl Search {
     /// The flag that stops this search when set.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Whether this is a streaming analysis, which writes `info` lines as it goes (run it with
+    /// [`Search::run_stream`]) and which any line read meanwhile ends.
+    pub fn is_stream(&self) -> bool {
+        matches!(self.kind, SearchKind::Stream(_))
+    }
+
+    /// Runs a streaming analysis until it is finished, out of nodes or stopped, handing every
+    /// `info` line to `emit` as it is due; the last one is the final answer. Any other search
+    /// just runs. A failure to write stops the analysis and is given back.
+    pub fn run_stream(
+        mut self,
+        emit: &mut dyn FnMut(&Info) -> io::Result<()>,
+    ) -> (Finished, io::Result<()>) {
+        let written = match self.kind {
+            SearchKind::Stream(request) => self.stream(request, emit),
+            _ => Ok(()),
+        };
+        let answer = match self.kind {
+            SearchKind::Stream(_) => Ok((Response::Done, None)),
+            _ => self.answer(),
+        };
+        let finished = Finished {
+            solver: self.solver,
+            rng: self.rng,
+            answer,
+        };
+        (finished, written)
     }
 
     /// Runs the search to the end, or until stopped or out of bounds.
@@ -138,6 +184,8 @@ impl Search {
                 };
                 Ok((response, play))
             }
+            // A streaming analysis answers through `run_stream`; run whole, it says nothing more.
+            SearchKind::Stream(_) => Ok((Response::Done, None)),
             SearchKind::Hint => {
                 let request = GoRequest::default();
                 let limits = self.limits(Some(&request));
@@ -156,6 +204,218 @@ impl Search {
             }
         }
     }
+}
+
+impl Search {
+    fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The streaming analysis: exact where the solver plays, else the heuristic search.
+    fn stream(
+        &mut self,
+        request: StreamRequest,
+        emit: &mut dyn FnMut(&Info) -> io::Result<()>,
+    ) -> io::Result<()> {
+        match solver_position(&self.game) {
+            Ok(position) => self.stream_exact(&position, request, emit),
+            Err(PerfectError::GameOver(_)) => Ok(()),
+            Err(_) => self.stream_heuristic(emit),
+        }
+    }
+
+    /// Solves every column in rounds, centre first, each round with twice the node budget of
+    /// the last, so that all the columns' bounds narrow together. An `info` line is written when
+    /// a column's score is proven, when the interval has passed, and at the end.
+    fn stream_exact(
+        &mut self,
+        position: &Position,
+        request: StreamRequest,
+        emit: &mut dyn FnMut(&Info) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let width = position.width();
+        let win_now = (position.width() * position.height() + 1 - position.moves_played()) / 2;
+        let mut views: Vec<ColumnView> = (0..width)
+            .map(|c| {
+                if !position.can_play(c) {
+                    ColumnView::Full
+                } else if position.is_winning_move(c) {
+                    ColumnView::Exact(Score::new(win_now as i8))
+                } else {
+                    ColumnView::Between(Score::new(-(win_now as i8)), Score::new(win_now as i8))
+                }
+            })
+            .collect();
+        let interval = Duration::from_millis(request.interval);
+        let start = self.solver.nodes();
+        let mut next_info = Instant::now() + interval;
+        let mut last: Option<Info> = None;
+        let mut budget = STREAM_FIRST_BUDGET;
+        'rounds: loop {
+            let open: Vec<u32> = centre_first(width as usize)
+                .into_iter()
+                .map(|c| c as u32)
+                .filter(|&c| matches!(views[c as usize], ColumnView::Between(..)))
+                .collect();
+            if open.is_empty() {
+                break;
+            }
+            for column in open {
+                let used = self.solver.nodes() - start;
+                let left = request.nodes.map(|n| n.saturating_sub(used));
+                if left == Some(0) || self.is_stopped() {
+                    break 'rounds;
+                }
+                let limits = Limits {
+                    max_nodes: Some(left.map_or(budget, |left| left.min(budget))),
+                    stop: Some(Arc::clone(&self.stop)),
+                    deadline: Some(next_info),
+                };
+                let mut child = *position;
+                // A column still open is playable: the error cannot come.
+                if child.play_column(column).is_err() {
+                    break 'rounds;
+                }
+                let view = &mut views[column as usize];
+                let proven = match self.solver.solve_within(&child, &limits) {
+                    Ok(score) => {
+                        *view = ColumnView::Exact(score.flipped());
+                        true
+                    }
+                    Err(SolverError::Interrupted { lower, upper }) => {
+                        if let ColumnView::Between(low, high) = *view {
+                            *view = ColumnView::Between(
+                                low.max(upper.flipped()),
+                                high.min(lower.flipped()),
+                            );
+                        }
+                        false
+                    }
+                    // The child of a legal move in a game the solver plays is always valid.
+                    Err(_) => break 'rounds,
+                };
+                if proven || Instant::now() >= next_info {
+                    let info = self.exact_info(&views, start, 0);
+                    emit_new(&mut last, info, emit)?;
+                    next_info = Instant::now() + interval;
+                }
+            }
+            budget = budget.saturating_mul(2);
+        }
+        let used = self.solver.nodes() - start;
+        let pv_nodes = request
+            .nodes
+            .map_or(PV_NODES, |n| n.saturating_sub(used).min(PV_NODES));
+        let info = self.exact_info(&views, start, pv_nodes);
+        emit_new(&mut last, info, emit)
+    }
+
+    /// The exact search's `info`: the views, the nodes since `start`, and the best line so far,
+    /// followed past its first move, when that is proven, within `pv_nodes` more positions (the
+    /// final line's; none for the others).
+    fn exact_info(&mut self, views: &[ColumnView], start: u64, pv_nodes: u64) -> Info {
+        let nodes = self.solver.nodes() - start;
+        let width = views.len();
+        // The best column: the highest lower bound, then upper bound, then nearest the centre.
+        let rank = |view: &ColumnView| match *view {
+            ColumnView::Exact(s) => Some((s, s)),
+            ColumnView::Between(low, high) => Some((low, high)),
+            ColumnView::Full | ColumnView::Value(_) => None,
+        };
+        let mut best: Option<usize> = None;
+        for c in centre_first(width) {
+            if let Some(r) = rank(&views[c]) {
+                if best.is_none_or(|b| rank(&views[b]).is_some_and(|br| r > br)) {
+                    best = Some(c);
+                }
+            }
+        }
+        let mut pv = Vec::new();
+        if let Some(first) = best {
+            let first = Column::from_index(first);
+            pv.push(first);
+            if pv_nodes > 0 && matches!(views[first.index()], ColumnView::Exact(_)) {
+                let mut game = self.game.clone();
+                let pv_start = self.solver.nodes();
+                if game.play(first).is_ok() {
+                    while pv.len() < PV_MOVES {
+                        let used = self.solver.nodes() - pv_start;
+                        let limits = Limits {
+                            max_nodes: Some(pv_nodes.saturating_sub(used).max(1)),
+                            stop: Some(Arc::clone(&self.stop)),
+                            deadline: None,
+                        };
+                        if used >= pv_nodes {
+                            break;
+                        }
+                        let Ok((column, _)) = best_column(&game, &mut self.solver, &limits) else {
+                            break;
+                        };
+                        if game.play(column).is_err() {
+                            break;
+                        }
+                        pv.push(column);
+                    }
+                }
+            }
+        }
+        Info {
+            depth: None,
+            nodes,
+            columns: views.to_vec(),
+            pv,
+        }
+    }
+
+    /// Deepens the heuristic search one move at a time up to its usual depth, writing an `info`
+    /// line for each depth it completes; a `stop` before the first ends it with a one-move look.
+    fn stream_heuristic(
+        &mut self,
+        emit: &mut dyn FnMut(&Info) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut nodes = 0;
+        let mut last: Option<Info> = None;
+        for plies in 1..=HEURISTIC_PLIES {
+            let stop = (plies > 1).then_some(&*self.stop);
+            let (values, searched) =
+                column_values_counted(&self.game, plies, Evaluation::Windows, stop);
+            nodes += searched;
+            let Some(values) = values else { break };
+            let pv = best_of(&values).into_iter().take(1).collect();
+            let columns = values
+                .iter()
+                .map(|v| v.map_or(ColumnView::Full, ColumnView::Value))
+                .collect();
+            let info = Info {
+                depth: Some(plies),
+                nodes,
+                columns,
+                pv,
+            };
+            emit_new(&mut last, info, emit)?;
+        }
+        Ok(())
+    }
+}
+
+/// Hands `info` to `emit` unless it says what the last line said.
+fn emit_new(
+    last: &mut Option<Info>,
+    info: Info,
+    emit: &mut dyn FnMut(&Info) -> io::Result<()>,
+) -> io::Result<()> {
+    if last.as_ref() != Some(&info) {
+        emit(&info)?;
+        *last = Some(info);
+    }
+    Ok(())
+}
+
+/// Column indexes from the centre outwards, the left one first of two equally near.
+fn centre_first(width: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..width).collect();
+    order.sort_by_key(|&c| ((2 * c as isize - (width as isize - 1)).abs(), c));
+    order
 }
 
 /// The move `go` or `genmove` chooses: `depth` turns perfect play into the heuristic search

@@ -11,6 +11,7 @@ use super::command::{is_known, Command, NewGame, Start};
 use super::reply::{Response, Summary};
 use super::savefile::{self, SaveError};
 use super::search::{Finished, Search, SearchError, SearchKind};
+use crate::engine::perfect::PerfectError;
 use crate::engine::Rng;
 use crate::notation::{fen_of, play_sequence, render, FenPositionError, SequenceError, Style};
 use crate::rules::{Game, MoveError, Token, Variant, VariantError};
@@ -160,6 +161,12 @@ impl Session {
         }
     }
 
+    /// Takes back what a streaming analysis borrowed: its reply is already written.
+    pub fn end_stream(&mut self, finished: Finished) {
+        self.solver = Some(finished.solver);
+        self.rng = finished.rng;
+    }
+
     /// Takes back what a search borrowed and gives its reply; `genmove` plays its move here.
     pub fn finish(&mut self, finished: Finished) -> Result<Response, SessionError> {
         self.solver = Some(finished.solver);
@@ -304,6 +311,13 @@ impl Session {
             }
             Command::Solve { weak } => return Ok(Action::Search(SearchKind::Solve { weak })),
             Command::Analyze => return Ok(Action::Search(SearchKind::Analyze)),
+            Command::AnalyzeStream(request) => {
+                if self.game.outcome().is_over() {
+                    let over = PerfectError::GameOver(self.game.outcome_summary());
+                    return Err(SearchError::from(over).into());
+                }
+                return Ok(Action::Search(SearchKind::Stream(request)));
+            }
             Command::Go(request) => return Ok(Action::Search(SearchKind::Go(request))),
             Command::Genmove(request) => return Ok(Action::Search(SearchKind::Genmove(request))),
             Command::Hint => return Ok(Action::Search(SearchKind::Hint)),
