@@ -21,7 +21,15 @@ fn admit(line: &[u8]) -> Option<bool> {
     let text = String::from_utf8_lossy(line).to_ascii_lowercase();
     // The command as c4 reads it: everything from a `#` on is a comment (`go#x` is a `go`).
     let command_text = text.split('#').next().unwrap_or("");
-    let mut words = command_text.split_ascii_whitespace();
+    let mut words = command_text.split_ascii_whitespace().peekable();
+    // A leading id (`7 solve`) is not the command: without this, a search with an id at the end
+    // of the input would run to its end, minutes on an early position.
+    if words
+        .peek()
+        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+    {
+        words.next();
+    }
     let command = words.next().unwrap_or("");
     match command {
         "perft" => words
