@@ -107,7 +107,7 @@ impl GoRequest {
     }
 }
 
-/// The first argument `analyze stream` takes: the default time between two `info` lines, in ms.
+/// The time between two `info` lines of `analyze stream` when `interval` does not say, in ms.
 pub const DEFAULT_INTERVAL_MS: u64 = 1000;
 
 /// What `analyze stream` asks for.

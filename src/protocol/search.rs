@@ -1,7 +1,8 @@
-//! Searches that run beside the reading of input (`solve`, `analyze`, `go`, `genmove`, `hint`):
-//! each takes a copy of the game and the session's solver and hands them back with its answer,
-//! a typed [`Response`], and stops when its flag is set, so that a `stop` read while it thinks is
-//! honoured. Playing `genmove`'s move is the session's business.
+//! Searches that run beside the reading of input (`solve`, `analyze`, `go`, `genmove`, `hint`,
+//! `analyze stream`): each takes a copy of the game and the session's solver and hands them back
+//! with its answer, a typed [`Response`], and stops when its flag is set, so that a `stop` read
+//! while it thinks is honoured. `analyze stream` hands its typed `info` lines to the interpreter
+//! as they come. Playing `genmove`'s move is the session's business.
 
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
