@@ -65,7 +65,8 @@ impl Default for BatchOptions {
     }
 }
 
-/// Solves every line of `input` and writes one line per input line to `out`.
+/// Solves every line of `input` and writes one line per input line to `out`, flushing each
+/// answer as soon as it is written.
 ///
 /// # Errors
 /// Only I/O errors of `input` or `out`; a bad line becomes an error line.
@@ -96,8 +97,10 @@ pub fn run_batch_solve(
                 }
             },
         }
+        // A filter in a pipeline answers each line as soon as it can, not when the input ends.
+        out.flush()?;
     }
-    out.flush()
+    Ok(())
 }
 
 fn first_field(line: &str) -> &str {
@@ -178,7 +181,7 @@ pub struct BenchReport {
 }
 
 /// Solves the positions of benchmark files (7x6 lines `MOVES SCORE`), the table cleared before
-/// each position outside the timing, and writes one summary line per file to `out`:
+/// each position outside the timing, and writes (and flushes) one summary line per file to `out`:
 /// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`. With `progress`, a line
 /// `FILE i/N` is rewritten there (with a carriage return) after each position, for terminals.
 ///
@@ -250,6 +253,7 @@ pub fn run_bench(
             set.mean_nodes,
             set.is_exact()
         )?;
+        out.flush()?;
         report.sets.push(set);
     }
     Ok(report)
