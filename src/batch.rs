@@ -17,10 +17,13 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use thiserror::Error;
+
 use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
 use crate::notation::play_moves;
 use crate::rules::{Game, Variant};
 use crate::solver::{Position, Solver, DEFAULT_TABLE_BITS};
+use crate::textio::describe;
 
 /// The standard board the benchmark files are written for.
 const BENCH_WIDTH: u32 = 7;
@@ -180,24 +183,49 @@ pub struct BenchReport {
     pub sets: Vec<BenchSet>,
 }
 
+/// Why [`run_bench`] stopped.
+#[derive(Debug, Error)]
+pub enum BenchError {
+    /// A benchmark file cannot be read; nothing was solved.
+    #[error("cannot read {path}: {reason}")]
+    Read {
+        /// The file as given.
+        path: String,
+        /// What went wrong, in words.
+        reason: String,
+    },
+    /// Writing the summary or the progress failed.
+    #[error(transparent)]
+    Output(#[from] io::Error),
+}
+
 /// Solves the positions of benchmark files (7x6 lines `MOVES SCORE`), the table cleared before
 /// each position outside the timing, and writes (and flushes) one summary line per file to `out`:
 /// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`. With `progress`, a line
 /// `FILE i/N` is rewritten there (with a carriage return) after each position, for terminals.
+/// Every file is read before the first position is solved.
 ///
 /// # Errors
-/// A file cannot be read, or `out` fails.
+/// A file cannot be read (before anything is solved), or `out` or `progress` fails.
 pub fn run_bench(
     files: &[PathBuf],
     mut out: impl Write,
     opts: &BenchOptions,
     mut progress: Option<&mut dyn Write>,
-) -> io::Result<BenchReport> {
+) -> Result<BenchReport, BenchError> {
+    let texts = files
+        .iter()
+        .map(|file| {
+            std::fs::read_to_string(file).map_err(|e| BenchError::Read {
+                path: file.display().to_string(),
+                reason: describe(&e),
+            })
+        })
+        .collect::<Result<Vec<String>, BenchError>>()?;
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
     let mut report = BenchReport::default();
-    for file in files {
-        let text = std::fs::read_to_string(file)?;
+    for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
             .lines()
             .filter(|l| !l.trim().is_empty())

@@ -4,9 +4,11 @@
 //! board layouts) → [`solver`] (exact two-player search) and [`engine`] (choosing moves) →
 //! [`textio`] (bounded line reading, save files) → the front ends: [`protocol`] (the line
 //! interpreter), [`play`] (the terminal game) and [`batch`] (solver batch mode and benchmark).
-//! Only [`textio`] and the front ends do I/O; the layers below them do none.
+//! Only [`textio`] and the front ends do I/O; the layers below them do none. [`cli`] turns the
+//! command line into the front ends' settings; `main.rs` runs them.
 
 pub mod batch;
+pub mod cli;
 pub mod engine;
 pub mod notation;
 pub mod play;
