@@ -401,10 +401,68 @@ pub fn level_name(level: Level) -> String {
 mod tests {
     use super::*;
 
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn flags_set_everything() {
+        let o = PlayOptions::from_args(&args(
+            "--width 9 --height=7 --connect 5 --tokens XYZ --names Ann,Ben --computer Z=lookahead:3:right --style dots --letters --seed 7 --early-draw off",
+        ))
+        .unwrap();
+        assert_eq!((o.width, o.height, o.connect), (9, 7, 5));
+        assert_eq!(o.tokens, vec!['X', 'Y', 'Z']);
+        assert_eq!(o.names, vec!["Ann", "Ben"]);
+        assert_eq!(
+            o.computers,
+            vec![(
+                'Z',
+                Level::Lookahead {
+                    plies: 3,
+                    tie_break: TieBreak::Right
+                }
+            )]
+        );
+        assert_eq!(o.style, BoardStyle::Layout(Style::Dots));
+        assert!(o.columns == ColumnNames::Letters && !o.early_draw);
+        assert_eq!(o.seed, Some(7));
+        let o = PlayOptions::from_args(&args("--from-zero")).unwrap();
+        assert_eq!(o.columns, ColumnNames::FromZero);
+    }
+
+    #[test]
+    fn bad_flags_say_what_is_wrong() {
+        let fail = |text| PlayOptions::from_args(&args(text)).unwrap_err().to_string();
+        assert_eq!(
+            fail("--width"),
+            "error: a value is required for '--width <N>' but none was supplied"
+        );
+        assert_eq!(fail("--width x"), "--width: expected a number, got 'x'");
+        assert_eq!(
+            fail("--width 17"),
+            "a board width must be from 1 to 16, got 17"
+        );
+        assert_eq!(
+            fail("--players 3 --tokens XY"),
+            "--players 3 and --tokens XY disagree"
+        );
+        assert_eq!(
+            fail("--computer z=random"),
+            "no player has the token 'z' (tokens: xo)"
+        );
+        assert!(fail("--computer o=lookahead:9").starts_with("--computer: unknown level"));
+        assert_eq!(
+            fail("--bogus 1"),
+            "error: unexpected argument '--bogus' found"
+        );
+        assert_eq!(fail("play"), "error: unexpected argument 'play' found");
+        assert_eq!(fail("--moves 4444444"), "moves: move 7: column 4 is full");
+    }
+
     #[test]
     fn players_keep_matching_tokens_and_names() {
-        let mut o = PlayOptions::default();
-        o.apply("names", "A,B").unwrap();
+        let mut o = PlayOptions::from_args(&args("--names A,B")).unwrap();
         o.apply("players", "3").unwrap();
         assert_eq!(o.tokens, vec!['x', 'o', 'a']);
         o.apply("tokens", "XY").unwrap();
