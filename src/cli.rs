@@ -22,9 +22,9 @@ pub const EXIT_FAILURE: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 /// What `c4 --help` ends with.
-const EXIT_STATUS_HELP: &str =
-    "Exit status: 0 on success; 1 for a failed command under --strict, a \
-wrong score in c4 bench, or an I/O error; 2 for a usage error or a file that cannot be read.";
+const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed command under \
+    --strict, a wrong score in c4 bench, or an I/O error; 2 for a usage error or a file that \
+    cannot be read.";
 
 /// `c4`: with no subcommand, the protocol interpreter on standard input and output.
 #[derive(Debug, Parser)]
