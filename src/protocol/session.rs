@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use super::command::{Command, NewGame, Start, COMMANDS};
 use super::reply::Response;
-use super::savefile::{self, SaveError};
 use super::search::{Finished, Search, SearchKind};
 use crate::engine::perfect::PerfectError;
 use crate::engine::Rng;
@@ -18,6 +17,7 @@ use crate::notation::{
 };
 use crate::rules::{Game, MoveError, Token, Variant, VariantError};
 use crate::solver::Solver;
+use crate::textio::savefile::{self, SaveError};
 
 /// The protocol's version, as `protocol_version` answers.
 pub const PROTOCOL_VERSION: u32 = 1;
