@@ -17,15 +17,22 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use thiserror::Error;
+
 use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
 use crate::notation::play_moves;
 use crate::rules::{Game, Variant};
 use crate::solver::{Position, Solver, DEFAULT_TABLE_BITS};
+use crate::textio::{describe, read_bounded_line};
 
 /// The standard board the benchmark files are written for.
 const BENCH_WIDTH: u32 = 7;
 /// See [`BENCH_WIDTH`].
 const BENCH_HEIGHT: u32 = 6;
+
+/// The longest line [`run_batch_solve`] reads whole (a 7x6 game has at most 42 moves); a longer
+/// one gets an error line, and only this much of it is held in memory.
+pub const MAX_BATCH_LINE_BYTES: usize = 1024;
 
 /// What [`run_batch_solve`] writes for each position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,21 +72,32 @@ impl Default for BatchOptions {
     }
 }
 
-/// Solves every line of `input` and writes one line per input line to `out`.
+/// Solves every line of `input` and writes one line per input line to `out`, flushing each
+/// answer as soon as it is written.
 ///
 /// # Errors
-/// Only I/O errors of `input` or `out`; a bad line becomes an error line.
+/// Only I/O errors of `input` or `out`; a bad line (not a position, not UTF-8, longer than
+/// [`MAX_BATCH_LINE_BYTES`]) becomes an error line.
 pub fn run_batch_solve(
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut out: impl Write,
     opts: &BatchOptions,
 ) -> io::Result<()> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
-    for line in input.lines() {
-        let line = line?;
-        let moves = first_field(&line);
-        match position_of(moves, opts.width, opts.height) {
+    while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
+        let text = String::from_utf8_lossy(&line.bytes);
+        let moves = first_field(&text);
+        let position = if line.cut {
+            Err(format!(
+                "the line is longer than {MAX_BATCH_LINE_BYTES} bytes"
+            ))
+        } else if std::str::from_utf8(&line.bytes).is_err() {
+            Err("the line is not UTF-8 text".to_string())
+        } else {
+            position_of(moves, opts.width, opts.height)
+        };
+        match position {
             Err(error) => writeln!(out, "{moves} error: {error}")?,
             Ok(position) => match opts.mode {
                 BatchMode::Score => writeln!(out, "{moves} {}", solver.solve(&position))?,
@@ -96,8 +114,10 @@ pub fn run_batch_solve(
                 }
             },
         }
+        // A filter in a pipeline answers each line as soon as it can, not when the input ends.
+        out.flush()?;
     }
-    out.flush()
+    Ok(())
 }
 
 fn first_field(line: &str) -> &str {
@@ -177,24 +197,49 @@ pub struct BenchReport {
     pub sets: Vec<BenchSet>,
 }
 
+/// Why [`run_bench`] stopped.
+#[derive(Debug, Error)]
+pub enum BenchError {
+    /// A benchmark file cannot be read; nothing was solved.
+    #[error("cannot read {path}: {reason}")]
+    Read {
+        /// The file as given.
+        path: String,
+        /// What went wrong, in words.
+        reason: String,
+    },
+    /// Writing the summary or the progress failed.
+    #[error(transparent)]
+    Output(#[from] io::Error),
+}
+
 /// Solves the positions of benchmark files (7x6 lines `MOVES SCORE`), the table cleared before
-/// each position outside the timing, and writes one summary line per file to `out`:
+/// each position outside the timing, and writes (and flushes) one summary line per file to `out`:
 /// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`. With `progress`, a line
 /// `FILE i/N` is rewritten there (with a carriage return) after each position, for terminals.
+/// Every file is read before the first position is solved.
 ///
 /// # Errors
-/// A file cannot be read, or `out` fails.
+/// A file cannot be read (before anything is solved), or `out` or `progress` fails.
 pub fn run_bench(
     files: &[PathBuf],
     mut out: impl Write,
     opts: &BenchOptions,
     mut progress: Option<&mut dyn Write>,
-) -> io::Result<BenchReport> {
+) -> Result<BenchReport, BenchError> {
+    let texts = files
+        .iter()
+        .map(|file| {
+            std::fs::read_to_string(file).map_err(|e| BenchError::Read {
+                path: file.display().to_string(),
+                reason: describe(&e),
+            })
+        })
+        .collect::<Result<Vec<String>, BenchError>>()?;
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
     let mut report = BenchReport::default();
-    for file in files {
-        let text = std::fs::read_to_string(file)?;
+    for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
             .lines()
             .filter(|l| !l.trim().is_empty())
@@ -250,6 +295,7 @@ pub fn run_bench(
             set.mean_nodes,
             set.is_exact()
         )?;
+        out.flush()?;
         report.sets.push(set);
     }
     Ok(report)
@@ -302,6 +348,30 @@ mod tests {
              1111111 error: move 7 (column 1): column 1 is full\n\
              44x error: 'x' is not a column: expected a column number or a letter from a to p\n"
         );
+    }
+
+    #[test]
+    fn lines_that_are_not_text_or_too_long_get_an_error_line_too() {
+        let mut input = b"4455\n\xff4\n".to_vec();
+        input.extend(std::iter::repeat_n(b'4', MAX_BATCH_LINE_BYTES + 1));
+        input.extend(b"\n444444\n");
+        let mut out = Vec::new();
+        let opts = BatchOptions {
+            table_bits: 18,
+            ..BatchOptions::default()
+        };
+        run_batch_solve(&input[..], &mut out, &opts).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(lines[0], "4455 18");
+        assert_eq!(lines[1], "\u{fffd}4 error: the line is not UTF-8 text");
+        assert!(
+            lines[2].ends_with("4 error: the line is longer than 1024 bytes"),
+            "{}",
+            lines[2]
+        );
+        assert_eq!(lines[3], "444444 1");
     }
 
     #[test]

@@ -69,7 +69,8 @@ fn bad_flags_exit_2_and_say_why_on_stderr() {
     assert!(output.stdout.is_empty());
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "c4 play: no player has the token 'z' (tokens: xo)\n(c4 play --help lists the settings)\n"
+        "error: no player has the token 'z' (tokens: xo)\n\nUsage: c4 play [OPTIONS]\n\n\
+         For more information, try '--help'.\n"
     );
 }
 

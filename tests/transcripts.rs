@@ -69,7 +69,12 @@ fn unknown_arguments_exit_2_with_usage_on_stderr() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown argument '--bogus'"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("error: unexpected argument '--bogus' found"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Usage: c4 [OPTIONS]\n"), "{stderr}");
 }
 
 #[test]

@@ -6,7 +6,6 @@ mod options;
 mod session;
 
 use std::io::{self, BufWriter, IsTerminal};
-use std::process::ExitCode;
 
 pub use options::{
     check_name, level_name, parse_level, BoardStyle, ColumnNames, PlayOptions, SettingError,
@@ -14,52 +13,13 @@ pub use options::{
 };
 pub use session::run;
 
-/// What `c4 play --help` prints.
-pub const USAGE: &str = "usage: c4 play [SETTINGS]
-
-Plays Connect Four in the terminal: a menu, then games between people and the computer.
-Every setting can also be changed from the menu (s = setup) by typing it without the dashes
-(width 9, computer o=perfect, columns letters).
-
-  --width N              board width, 1-16 (default 7)
-  --height N             board height, 1-16 (default 6)
-  --connect N            how many in a row win, 2-16 (default 4)
-  --players N            number of players, 2-8, with tokens x o a b c d e f
-  --tokens XOA           the players' tokens in turn order (sets the number of players)
-  --names Ann,Ben        the players' names in turn order (others are asked at each new game)
-  --computer TOKEN=LEVEL the computer plays TOKEN; LEVEL is random, lookahead:N (N 1-8, with
-                         :left, :right or :random to break ties; left if not given) or perfect;
-                         give it once per computer player
-  --style STYLE          grid, dots, letters, pipes or colour (colour: dots with coloured tokens
-                         on a terminal when NO_COLOR is unset; grid otherwise)
-  --columns NAMING       numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4
-                         and the pipes layout count): how prompts and messages name columns
-                         and, for from-zero, how typed numbers are read
-  --letters              short for --columns letters
-  --from-zero            short for --columns from-zero
-  --early-draw on|off    end the game as soon as nobody can complete a line (default on)
-  --seed N               seed for the computer's random choices (default: from the clock on a
-                         terminal, 0 when standard input is not a terminal)
-  --fen FEN              start new games from this position (the FEN sets the board size)
-  --moves MOVES          then play these moves (4453, or d d e c)
-
-Each turn takes a column, u (undo), h (hint), s (save), or q (quit). When standard input is not
-a terminal, each answer is echoed after its prompt so that the output reads like a session.";
-
-/// `c4 play ARGS`: reads the flags, runs the menu on standard input and output, and gives the
-/// exit status (0 when the player quits or the input ends, 2 for bad flags, 1 for an I/O error).
-pub fn main_with_args(args: &[String]) -> ExitCode {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    let mut options = match PlayOptions::from_args(args) {
-        Ok(options) => options,
-        Err(e) => {
-            eprintln!("c4 play: {e}\n(c4 play --help lists the settings)");
-            return ExitCode::from(2);
-        }
-    };
+/// `c4 play` with `options` (from [`crate::cli::PlayArgs`]) on standard input and output, until
+/// the player quits or the input ends. Whether answers are echoed, colour is allowed and where
+/// the seed comes from follow from whether standard input and output are terminals.
+///
+/// # Errors
+/// Only I/O errors of standard input or output.
+pub fn run_stdio(mut options: PlayOptions) -> io::Result<()> {
     let stdin = io::stdin();
     options.echo = !stdin.is_terminal();
     options.colour_allowed =
@@ -68,14 +28,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         options.seed = Some(clock_seed());
     }
     let output = BufWriter::new(io::stdout().lock());
-    match run(stdin.lock(), output, options) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("c4 play: {e}");
-            ExitCode::from(1)
-        }
-    }
+    run(stdin.lock(), output, options)
 }
 
 /// A seed that differs from run to run, so that games against the computer vary at a terminal.

@@ -8,9 +8,9 @@ use std::path::Path;
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
 use crate::engine::{self, perfect, Level, Rng, HEURISTIC_PLIES};
 use crate::notation::{fen_of, parse_column, render, Style};
-use crate::protocol::{read_bounded_line, savefile};
 use crate::rules::{Direction, DrawReason, Game, MoveError, Outcome, Player};
 use crate::solver::{Limits, Solver};
+use crate::textio::{read_bounded_line, savefile};
 
 /// Positions the solver may search for one hint before the heuristic answers instead: a person
 /// is waiting. A node count, not a time, so that the same input always gives the same game. The

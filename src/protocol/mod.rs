@@ -1,9 +1,10 @@
 //! The line protocol: reads command lines, runs them on a [`Session`], writes framed replies.
-//! This is the only layer that does I/O; `protocol.md` at the repository root is its contract.
+//! It owns the protocol's I/O (the line loop, reading ahead during a search); the line reader
+//! and save files it shares with `c4 play` live in [`crate::textio`]. `protocol.md` at the
+//! repository root is its contract.
 
 pub mod command;
 pub mod reply;
-pub mod savefile;
 pub mod search;
 pub mod session;
 
@@ -15,6 +16,8 @@ pub use command::{parse_request, Command, CommandError, Request};
 pub use reply::{frame, info_line, stream_head, Response};
 pub use search::{Finished, Search};
 pub use session::{Flow, Session, SessionError, Step};
+
+use crate::textio::read_bounded_line;
 
 /// The longest line accepted, in bytes without the line ending; longer ones are refused whole.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
@@ -41,56 +44,6 @@ pub enum Exit {
 enum RawLine {
     Bytes(Vec<u8>),
     TooLong,
-}
-
-/// One line as read by [`read_bounded_line`]: at most the bytes asked for, without the line
-/// ending (`\n` or `\r\n`), and whether more was cut off.
-pub struct BoundedLine {
-    /// The line's first bytes.
-    pub bytes: Vec<u8>,
-    /// Whether the line was longer than the bytes kept.
-    pub cut: bool,
-}
-
-/// Reads up to and including the next `\n`, keeping at most `max` bytes in memory however long
-/// the line is; `None` at end of input. A last line without `\n` still counts.
-pub fn read_bounded_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<BoundedLine>> {
-    let mut bytes = Vec::new();
-    let mut cut = false;
-    let mut read_any = false;
-    loop {
-        let buffer = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buffer.is_empty() {
-            break;
-        }
-        read_any = true;
-        let (chunk, used) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buffer[..i], i + 1),
-            None => (buffer, buffer.len()),
-        };
-        // One byte more than `max` is kept so that a `\r` ending a full-length line still fits.
-        let room = (max + 1).saturating_sub(bytes.len());
-        cut |= chunk.len() > room;
-        bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let found_newline = used > chunk.len();
-        input.consume(used);
-        if found_newline {
-            break;
-        }
-    }
-    if !read_any {
-        return Ok(None);
-    }
-    if !cut && bytes.last() == Some(&b'\r') {
-        bytes.pop();
-    }
-    cut |= bytes.len() > max;
-    bytes.truncate(max);
-    Ok(Some(BoundedLine { bytes, cut }))
 }
 
 /// The next protocol line; a line over `MAX_LINE_BYTES` is refused whole.

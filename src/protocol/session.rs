@@ -9,13 +9,13 @@ use std::sync::Arc;
 
 use super::command::{is_known, Command, NewGame, Start};
 use super::reply::{Response, Summary};
-use super::savefile::{self, SaveError};
 use super::search::{Finished, Search, SearchError, SearchKind};
 use crate::engine::perfect::PerfectError;
 use crate::engine::Rng;
 use crate::notation::{fen_of, play_sequence, render, FenPositionError, SequenceError, Style};
 use crate::rules::{Game, MoveError, Token, Variant, VariantError};
 use crate::solver::Solver;
+use crate::textio::savefile::{self, SaveError};
 
 /// The protocol's version, as `protocol_version` answers: 2 since `name` alone answers the
 /// engine's name and `status` says `to-move none` once the game is over.

@@ -122,6 +122,7 @@ impl Table {
     /// Starts loading `key`'s bucket into cache, so that several probes can wait on memory at
     /// once instead of one after the other.
     #[inline]
+    #[allow(unsafe_code, reason = "a prefetch hint; see the SAFETY comment")]
     pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
@@ -217,7 +218,7 @@ fn decode(entry: u64) -> Bounds {
     }
 }
 
-/// The table's memory: zeroed `u64`s aligned to 2 MiB and, on Linux x86-64, advised to use huge
+/// The table's memory: zeroed `u64`s aligned to 2 MiB and, on Linux, advised to use huge
 /// pages, because nearly every probe misses the cache and a huge-page TLB covers the whole table
 /// where a 4 KiB one pays a page walk on top of the miss.
 struct Entries {
@@ -227,6 +228,10 @@ struct Entries {
 
 const HUGE_PAGE: usize = 2 << 20;
 
+#[allow(
+    unsafe_code,
+    reason = "a raw allocation aligned for huge pages, which Vec cannot ask for"
+)]
 impl Entries {
     fn new(len: usize) -> Entries {
         let layout = Self::layout(len);
@@ -248,6 +253,10 @@ impl Entries {
     }
 }
 
+#[allow(
+    unsafe_code,
+    reason = "the allocation seen as atomics; see the SAFETY comment"
+)]
 impl std::ops::Deref for Entries {
     type Target = [AtomicU64];
     fn deref(&self) -> &[AtomicU64] {
@@ -257,6 +266,7 @@ impl std::ops::Deref for Entries {
     }
 }
 
+#[allow(unsafe_code, reason = "frees the allocation made in Entries::new")]
 impl Drop for Entries {
     fn drop(&mut self) {
         // SAFETY: allocated in `new` with this very layout.
@@ -265,33 +275,26 @@ impl Drop for Entries {
 }
 
 // SAFETY: `Entries` owns its memory outright, like a `Vec<u64>`.
+#[allow(unsafe_code, reason = "a raw pointer is not Send by itself")]
 unsafe impl Send for Entries {}
 // SAFETY: shared access goes through atomics only.
+#[allow(unsafe_code, reason = "a raw pointer is not Sync by itself")]
 unsafe impl Sync for Entries {}
 
-/// `madvise(MADV_HUGEPAGE)`, called directly since the crate has no libc binding; a refusal
-/// only costs speed, so its result is ignored.
-#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+/// `madvise(MADV_HUGEPAGE)`: asks Linux to back the table with huge pages. A refusal (an old
+/// kernel, transparent huge pages turned off) only costs speed, so its result is ignored.
+#[cfg(target_os = "linux")]
+#[allow(
+    unsafe_code,
+    reason = "a system call on memory this process allocated; see the SAFETY comment"
+)]
 fn advise_huge_pages(ptr: *mut u8, len: usize) {
-    const SYS_MADVISE: usize = 28;
-    const MADV_HUGEPAGE: usize = 14;
-    // SAFETY: madvise only changes paging hints for memory this process owns; the syscall
-    // clobbers rcx and r11, declared below.
-    unsafe {
-        std::arch::asm!(
-            "syscall",
-            inlateout("rax") SYS_MADVISE => _,
-            in("rdi") ptr,
-            in("rsi") len,
-            in("rdx") MADV_HUGEPAGE,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
-    }
+    // SAFETY: `ptr` and `len` describe one live allocation of this process (aligned to a page,
+    // as madvise requires); the advice changes how it is paged, never its contents.
+    let _ = unsafe { libc::madvise(ptr.cast::<libc::c_void>(), len, libc::MADV_HUGEPAGE) };
 }
 
-#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+#[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
 #[cfg(test)]

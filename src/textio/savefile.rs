@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::describe;
 use crate::notation::{Fen, FenError};
 use crate::rules::{Game, Variant};
 
@@ -59,26 +60,6 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl Fn(io::Error) -> S
         action,
         path: path.display().to_string(),
         reason: describe(&e),
-    }
-}
-
-/// An I/O error in words, without the OS error number (it differs between machines).
-fn describe(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file or directory".into(),
-        io::ErrorKind::PermissionDenied => "permission denied".into(),
-        io::ErrorKind::AlreadyExists => "it already exists".into(),
-        io::ErrorKind::IsADirectory => "it is a directory".into(),
-        io::ErrorKind::NotADirectory => "a part of the path is not a directory".into(),
-        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
-        io::ErrorKind::StorageFull => "no space left on the device".into(),
-        _ => {
-            let text = e.to_string();
-            text.split(" (os error")
-                .next()
-                .unwrap_or(&text)
-                .to_lowercase()
-        }
     }
 }
 

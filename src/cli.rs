@@ -1,0 +1,437 @@
+//! The command line: `c4 [--strict]` (the protocol interpreter) and the subcommands `play`,
+//! `solve` and `bench`, parsed by clap, with every help and usage text generated from the
+//! definitions here. This module turns flags into each front end's settings; it runs nothing.
+//!
+//! Exit statuses, kept by `main.rs`: [`EXIT_SUCCESS`], [`EXIT_FAILURE`], [`EXIT_USAGE`].
+
+use std::fmt;
+use std::path::PathBuf;
+
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use crate::batch::{BatchMode, BatchOptions, BenchOptions};
+use crate::play::{PlayOptions, SettingError};
+use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
+
+/// Success: the input ended or `quit` was given, every benchmark score matched.
+pub const EXIT_SUCCESS: u8 = 0;
+/// A failed command under `--strict`, a wrong score in `c4 bench`, or an I/O error.
+pub const EXIT_FAILURE: u8 = 1;
+/// A usage error (clap's own code for them) or a file that cannot be read.
+pub const EXIT_USAGE: u8 = 2;
+
+/// What `c4 --help` ends with.
+const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed command under \
+    --strict, a wrong score in c4 bench, or an I/O error; 2 for a usage error or a file that \
+    cannot be read.";
+
+/// `c4`: with no subcommand, the protocol interpreter on standard input and output.
+#[derive(Debug, Parser)]
+#[command(
+    name = "c4",
+    version,
+    about = "A fast, exact, scriptable Connect Four engine.",
+    long_about = "A fast, exact, scriptable Connect Four engine.\n\n\
+        With no subcommand, c4 reads protocol commands from standard input, one per line, and \
+        writes one reply per command to standard output (see protocol.md).",
+    after_help = EXIT_STATUS_HELP,
+    propagate_version = true,
+    args_conflicts_with_subcommands = true,
+    args_override_self = true
+)]
+pub struct Cli {
+    /// Exit with status 1 at the first failed command
+    #[arg(long)]
+    pub strict: bool,
+    /// A subcommand instead of the protocol interpreter.
+    #[command(subcommand)]
+    pub command: Option<Mode>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Mode {
+    /// Play Connect Four in the terminal, against people or the computer
+    #[command(
+        display_name = "c4",
+        long_about = "Play Connect Four in the terminal: a menu, then games between people and the \
+            computer. Every setting can also be changed from the menu (s = setup) by typing it \
+            without the dashes (width 9, computer o=perfect, columns letters).",
+        after_help = "Each turn takes a column, u (undo), h (hint), s (save), or q (quit). When \
+            standard input is not a terminal, each answer is echoed after its prompt so that the \
+            output reads like a session."
+    )]
+    Play(Box<PlayArgs>),
+    /// Solve 7x6 positions given as move sequences, one per line of standard input
+    #[command(
+        display_name = "c4",
+        long_about = "Solve 7x6 positions given as move sequences, one per line of standard \
+        input (columns 1-7 run together, e.g. 4453; anything after a space is ignored), and write \
+        'MOVES SCORE' per line, each as soon as it is known. The score is from the side to move: a \
+        win scores 22 minus the stones the winner has played when it wins, a loss the negative, a \
+        draw 0. An invalid line gets 'MOVES error: REASON'."
+    )]
+    Solve(SolveArgs),
+    /// Time the solver on benchmark files of 'MOVES SCORE' lines and check every score
+    #[command(
+        display_name = "c4",
+        long_about = "Solve the positions of benchmark files of 'MOVES SCORE' lines, the \
+        table cleared before each, and print per file the positions, mean and max time, mean nodes \
+        and whether every score matched. The repository's samples are fixtures/bench/*.txt. \
+        On a terminal, progress is shown on standard error."
+    )]
+    Bench(BenchArgs),
+}
+
+/// `c4 solve`'s flags.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Write only who wins: 1, 0 or -1
+    #[arg(long, conflicts_with = "analyze")]
+    pub weak: bool,
+    /// Write the score of every column ('-' for a full one)
+    #[arg(long)]
+    pub analyze: bool,
+    /// Search each exact score with N threads sharing the table (1-64)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
+    pub threads: usize,
+}
+
+impl SolveArgs {
+    /// The batch settings these flags describe.
+    pub fn options(&self) -> BatchOptions {
+        let mode = match (self.weak, self.analyze) {
+            (true, _) => BatchMode::Weak,
+            (_, true) => BatchMode::Analyze,
+            _ => BatchMode::Score,
+        };
+        BatchOptions {
+            mode,
+            threads: self.threads,
+            ..BatchOptions::default()
+        }
+    }
+}
+
+/// `c4 bench`'s flags.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Take every Nth line of each file
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive)]
+    pub step: usize,
+    /// Take at most N positions per file
+    #[arg(long, value_name = "N", value_parser = positive)]
+    pub limit: Option<usize>,
+    /// A transposition table of 2^N entries
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_BITS, value_parser = positive_u32)]
+    pub bits: u32,
+    /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
+    pub threads: usize,
+    /// Solve the empty 7x6 board instead of files
+    #[arg(long, conflicts_with = "files")]
+    pub empty: bool,
+    /// Benchmark files, e.g. fixtures/bench/*.txt (at least one, unless --empty)
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+impl BenchArgs {
+    /// The benchmark settings these flags describe.
+    pub fn options(&self) -> BenchOptions {
+        BenchOptions {
+            step: self.step,
+            limit: self.limit,
+            table_bits: self.bits,
+            threads: self.threads,
+        }
+    }
+
+    /// Refuses a benchmark of nothing: files are required unless `--empty` is given.
+    pub fn check(&self) -> Result<(), clap::Error> {
+        if self.files.is_empty() && !self.empty {
+            return Err(usage_error(
+                Some("bench"),
+                "c4 bench needs at least one file of 'MOVES SCORE' lines, e.g. \
+                 c4 bench fixtures/bench/*.txt (or --empty for the empty board)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `c4 play`'s flags: the settings of [`PlayOptions`], each read as text and applied through
+/// [`PlayOptions::apply`], the same checked setter the setup menu's `width 9` lines go through.
+#[derive(Debug, Default, Args)]
+pub struct PlayArgs {
+    /// Board width, 1-16 (default 7)
+    #[arg(long, value_name = "N")]
+    pub width: Option<String>,
+    /// Board height, 1-16 (default 6)
+    #[arg(long, value_name = "N")]
+    pub height: Option<String>,
+    /// How many in a row win, 2-16 (default 4)
+    #[arg(long, value_name = "N")]
+    pub connect: Option<String>,
+    /// Number of players, 2-8, with tokens x o a b c d e f
+    #[arg(long, value_name = "N")]
+    pub players: Option<String>,
+    /// The players' tokens in turn order (sets the number of players)
+    #[arg(long, value_name = "XOA")]
+    pub tokens: Option<String>,
+    /// The players' names in turn order (others are asked at each new game)
+    #[arg(long, value_name = "Ann,Ben")]
+    pub names: Option<String>,
+    /// The computer plays TOKEN; LEVEL is random, lookahead:N (N 1-8, with :left, :right or
+    /// :random to break ties; left if not given) or perfect. Once per computer player
+    #[arg(long, value_name = "TOKEN=LEVEL")]
+    pub computer: Vec<String>,
+    /// A person plays TOKEN (undoes --computer for that token)
+    #[arg(long, value_name = "TOKEN")]
+    pub human: Vec<String>,
+    /// grid, dots, letters, pipes or colour (colour: dots with coloured tokens on a terminal
+    /// when NO_COLOR is unset; grid otherwise)
+    #[arg(long, value_name = "STYLE")]
+    pub style: Option<String>,
+    /// numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4 and the pipes
+    /// layout count): how prompts and messages name columns and, for from-zero, how typed
+    /// numbers are read
+    #[arg(long, value_name = "NAMING", conflicts_with_all = ["letters", "from_zero"])]
+    pub columns: Option<String>,
+    /// Short for --columns letters
+    #[arg(long, conflicts_with = "from_zero")]
+    pub letters: bool,
+    /// Short for --columns from-zero
+    #[arg(long)]
+    pub from_zero: bool,
+    /// End the game as soon as nobody can complete a line: on or off (default on)
+    #[arg(long, value_name = "on|off")]
+    pub early_draw: Option<String>,
+    /// Seed for the computer's random choices (default: from the clock on a terminal, 0 when
+    /// standard input is not a terminal)
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
+    /// Start new games from this position (the FEN sets the board size)
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Then play these moves (4453, or d d e c)
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+}
+
+impl PlayArgs {
+    /// The settings these flags describe, checked as a whole. Each flag goes through
+    /// [`PlayOptions::apply`] in the order of [`crate::play::SETTINGS`] (the board, then the
+    /// players, then how they play and are shown), whatever their order on the command line.
+    ///
+    /// # Errors
+    /// A value [`PlayOptions::apply`] refuses (prefixed by its flag), `--players` and
+    /// `--tokens` that disagree, or settings that do not make a game.
+    pub fn into_options(self) -> Result<PlayOptions, SettingError> {
+        let columns = match (self.letters, self.from_zero) {
+            (true, _) => Some("letters".to_string()),
+            (_, true) => Some("from-zero".to_string()),
+            _ => self.columns,
+        };
+        let mut options = PlayOptions::default();
+        let apply = |options: &mut PlayOptions, key: &str, value: &str| {
+            options
+                .apply(key, value)
+                .map_err(|e| SettingError::new(format!("--{key}: {e}")))
+        };
+        for (key, value) in [
+            ("width", self.width),
+            ("height", self.height),
+            ("connect", self.connect),
+        ] {
+            if let Some(value) = value {
+                apply(&mut options, key, &value)?;
+            }
+        }
+        let players = match self.players {
+            Some(value) => {
+                apply(&mut options, "players", &value)?;
+                Some(options.tokens.len())
+            }
+            None => None,
+        };
+        if let Some(tokens) = self.tokens {
+            apply(&mut options, "tokens", &tokens)?;
+            if let Some(players) = players.filter(|&n| n != options.tokens.len()) {
+                return Err(SettingError::new(format!(
+                    "--players {players} and --tokens {tokens} disagree"
+                )));
+            }
+        }
+        let names = self.names.into_iter().map(|v| ("names", v));
+        let computers = self.computer.into_iter().map(|v| ("computer", v));
+        let humans = self.human.into_iter().map(|v| ("human", v));
+        let rest = [
+            ("style", self.style),
+            ("columns", columns),
+            ("early-draw", self.early_draw),
+            ("seed", self.seed),
+            ("fen", self.fen),
+            ("moves", self.moves),
+        ];
+        let rest = rest
+            .into_iter()
+            .filter_map(|(key, value)| value.map(|v| (key, v)));
+        for (key, value) in names.chain(computers).chain(humans).chain(rest) {
+            apply(&mut options, key, &value)?;
+        }
+        options.check()?;
+        Ok(options)
+    }
+}
+
+#[cfg(test)]
+impl PlayOptions {
+    /// The options `c4 play ARGS` runs with, parsed by the real command line: a shorthand for
+    /// tests. A clap error becomes its first line (`error: ...`).
+    pub(crate) fn from_args(args: &[String]) -> Result<PlayOptions, SettingError> {
+        let argv = ["c4", "play"].into_iter().map(String::from);
+        let cli = Cli::try_parse_from(argv.chain(args.iter().cloned()))
+            .map_err(|e| SettingError::new(e.to_string().lines().next().unwrap_or_default()))?;
+        match cli.command {
+            Some(Mode::Play(args)) => args.into_options(),
+            other => unreachable!("c4 play parsed as {other:?}"),
+        }
+    }
+}
+
+/// A usage error of `c4` or of one of its subcommands, formatted as clap formats its own (with
+/// the usage line and a pointer to `--help`); it exits with [`EXIT_USAGE`].
+pub fn usage_error(subcommand: Option<&str>, message: impl fmt::Display) -> clap::Error {
+    let mut command = Cli::command();
+    command.build();
+    let command = match subcommand {
+        Some(name) => command
+            .find_subcommand_mut(name)
+            .expect("a subcommand of c4"),
+        None => &mut command,
+    };
+    command.error(ErrorKind::ValueValidation, message)
+}
+
+/// A whole number from 1.
+fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expected a whole number from 1".to_string()),
+    }
+}
+
+/// [`positive`], as the table's bit count.
+fn positive_u32(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expected a whole number from 1".to_string()),
+    }
+}
+
+/// A thread count the solver takes: 1 to [`MAX_THREADS`].
+fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+
+    fn play(text: &str) -> Result<PlayOptions, String> {
+        let args: Vec<String> = text.split_whitespace().map(String::from).collect();
+        PlayOptions::from_args(&args).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_clap_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn columns_has_two_short_forms_that_exclude_each_other() {
+        use crate::play::ColumnNames;
+        assert_eq!(play("--letters").unwrap().columns, ColumnNames::Letters);
+        assert_eq!(
+            play("--columns=from-zero").unwrap().columns,
+            ColumnNames::FromZero
+        );
+        assert_eq!(
+            play("--letters --from-zero").unwrap_err(),
+            "error: the argument '--letters' cannot be used with '--from-zero'"
+        );
+        assert!(play("--columns numbers --letters").is_err());
+    }
+
+    #[test]
+    fn players_is_a_number_and_tokens_must_agree_with_it() {
+        assert_eq!(play("--players 02 --tokens xo").unwrap().tokens, ['x', 'o']);
+        assert_eq!(play("--players 3").unwrap().tokens, ['x', 'o', 'a']);
+        assert_eq!(
+            play("--tokens XY --players 3").unwrap_err(),
+            "--players 3 and --tokens XY disagree"
+        );
+        assert_eq!(
+            play("--players 3 --tokens XY").unwrap_err(),
+            "--players 3 and --tokens XY disagree"
+        );
+    }
+
+    #[test]
+    fn every_computer_flag_counts_and_the_last_value_of_others_wins() {
+        let o = play("--players 3 --computer o=random --computer a=perfect --width 5 --width 6")
+            .unwrap();
+        assert_eq!(o.computers, [('o', Level::Random), ('a', Level::Perfect)]);
+        assert_eq!(o.width, 6);
+        assert!(play("--computer o=random --human o")
+            .unwrap()
+            .computers
+            .is_empty());
+    }
+
+    #[test]
+    fn solve_and_bench_flags() {
+        let parse = |text: &str| Cli::try_parse_from(text.split_whitespace());
+        let Some(Mode::Solve(solve)) = parse("c4 solve --weak --threads 2").unwrap().command else {
+            panic!("not solve");
+        };
+        assert_eq!(
+            (solve.options().mode, solve.options().threads),
+            (BatchMode::Weak, 2)
+        );
+        let Some(Mode::Bench(bench)) = parse("c4 bench --step 5 --limit 3 a.txt b.txt")
+            .unwrap()
+            .command
+        else {
+            panic!("not bench");
+        };
+        assert_eq!(
+            (bench.step, bench.limit, bench.files.len()),
+            (5, Some(3), 2)
+        );
+        assert!(bench.check().is_ok());
+        let kind = |text: &str| parse(text).unwrap_err().kind();
+        assert_eq!(
+            kind("c4 solve --weak --analyze"),
+            ErrorKind::ArgumentConflict
+        );
+        assert_eq!(kind("c4 solve --threads 65"), ErrorKind::ValueValidation);
+        assert_eq!(kind("c4 bench --step 0 a.txt"), ErrorKind::ValueValidation);
+        assert_eq!(kind("c4 bench --empty a.txt"), ErrorKind::ArgumentConflict);
+        assert_eq!(kind("c4 --strict solve"), ErrorKind::ArgumentConflict);
+        let Some(Mode::Bench(bench)) = parse("c4 bench").unwrap().command else {
+            panic!("not bench");
+        };
+        assert!(bench
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("fixtures/bench/*.txt"));
+    }
+}

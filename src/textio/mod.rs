@@ -1,0 +1,31 @@
+//! Text in and out of streams and files, shared by the front ends (the protocol, `c4 play` and
+//! `c4 bench`): bounded line reading, saved games, and I/O errors in words. Below it, the rules,
+//! notation, solver and engine do no I/O at all.
+
+mod lines;
+pub mod savefile;
+
+use std::io;
+
+pub use lines::{read_bounded_line, BoundedLine};
+
+/// An I/O error in words, lowercase and without the OS error number (it differs between
+/// machines): `no such file or directory`.
+pub fn describe(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        io::ErrorKind::AlreadyExists => "it already exists".into(),
+        io::ErrorKind::IsADirectory => "it is a directory".into(),
+        io::ErrorKind::NotADirectory => "a part of the path is not a directory".into(),
+        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
+        io::ErrorKind::StorageFull => "no space left on the device".into(),
+        _ => {
+            let text = e.to_string();
+            text.split(" (os error")
+                .next()
+                .unwrap_or(&text)
+                .to_lowercase()
+        }
+    }
+}

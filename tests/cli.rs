@@ -1,0 +1,260 @@
+//! The command line through the real binary: help and version on every subcommand, usage
+//! errors (the reason, then a pointer to `--help`), and the exit statuses README.md documents
+//! (0 success; 1 a failed command under `--strict`, a wrong benchmark score or an I/O error; 2 a
+//! usage error or an unreadable file).
+
+use std::fs;
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+/// What one run of `c4 ARGS < input` gave.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn c4(args: &[&str], input: &str) -> Run {
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    Run {
+        code: output.status.code().expect("c4 exits, not killed"),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+/// A fresh folder for benchmark files of this test.
+fn scratch(name: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("c4-cli-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&folder);
+    fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+const SUBCOMMANDS: [&[&str]; 4] = [&[], &["play"], &["solve"], &["bench"]];
+
+#[test]
+fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {
+    for sub in SUBCOMMANDS {
+        let usage = ["Usage: c4", &sub.join(" ")].join(" ");
+        for flag in ["--help", "-h"] {
+            let args = [sub, &[flag]].concat();
+            let run = c4(&args, "");
+            assert_eq!(run.code, 0, "{args:?}");
+            assert!(run.stderr.is_empty(), "{args:?}: {}", run.stderr);
+            assert!(
+                run.stdout.contains(usage.trim_end()),
+                "{args:?}: {}",
+                run.stdout
+            );
+        }
+    }
+    let top = c4(&["--help"], "").stdout;
+    for word in ["--strict", "play", "solve", "bench", "Exit status: 0"] {
+        assert!(top.contains(word), "{word}: {top}");
+    }
+    let bench = c4(&["bench", "--help"], "").stdout;
+    for word in [
+        "--step",
+        "--limit",
+        "--bits",
+        "--threads",
+        "--empty",
+        "fixtures/bench",
+    ] {
+        assert!(bench.contains(word), "{word}: {bench}");
+    }
+    let solve = c4(&["solve", "--help"], "").stdout;
+    for word in ["--weak", "--analyze", "--threads"] {
+        assert!(solve.contains(word), "{word}: {solve}");
+    }
+}
+
+#[test]
+fn version_is_the_same_for_c4_and_every_subcommand() {
+    let expected = format!("c4 {}\n", env!("CARGO_PKG_VERSION"));
+    for sub in SUBCOMMANDS {
+        for flag in ["--version", "-V"] {
+            let args = [sub, &[flag]].concat();
+            let run = c4(&args, "");
+            assert_eq!(
+                (run.code, run.stdout.as_str()),
+                (0, expected.as_str()),
+                "{args:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_the_reason_on_stderr() {
+    let cases: [(&[&str], &str); 13] = [
+        (&["--bogus"], "error: unexpected argument '--bogus' found"),
+        (&["bogus"], "error: unrecognized subcommand 'bogus'"),
+        (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
+        (&["solve", "--weak", "--analyze"], "error: the argument '--weak' cannot be used with '--analyze'"),
+        (&["solve", "--threads", "0"], "error: invalid value '0' for '--threads <N>': expected a whole number from 1 to 64"),
+        (&["solve", "extra"], "error: unexpected argument 'extra' found"),
+        (&["bench"], "error: c4 bench needs at least one file of 'MOVES SCORE' lines, e.g. c4 bench fixtures/bench/*.txt (or --empty for the empty board)"),
+        (&["bench", "--empty", "a.txt"], "error: the argument '--empty' cannot be used with '[FILE]...'"),
+        (&["bench", "--step", "x", "a.txt"], "error: invalid value 'x' for '--step <N>': expected a whole number from 1"),
+        (&["play", "--width"], "error: a value is required for '--width <N>' but none was supplied"),
+        (&["play", "--width", "17"], "error: a board width must be from 1 to 16, got 17"),
+        (&["play", "--players", "3", "--tokens", "xo"], "error: --players 3 and --tokens xo disagree"),
+        (&["play", "--letters", "--from-zero"], "error: the argument '--letters' cannot be used with '--from-zero'"),
+    ];
+    for (args, first_line) in cases {
+        let run = c4(args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+        assert_eq!(run.stderr.lines().next(), Some(first_line), "{args:?}");
+        assert!(
+            run.stderr
+                .ends_with("\n\nFor more information, try '--help'.\n"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn every_play_flag_form_still_works() {
+    let game = |args: &[&str]| {
+        let args = [&["play"], args].concat();
+        let run = c4(&args, "q\n");
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stdout.ends_with("Thanks for playing!\n"),
+            "{args:?}: {}",
+            run.stdout
+        );
+    };
+    game(&["--players", "02", "--tokens", "xo"]);
+    game(&["--width=9", "--height", "7", "--connect=5"]);
+    game(&["--letters"]);
+    game(&["--from-zero", "--style", "pipes"]);
+    game(&["--columns", "letters", "--early-draw", "off", "--seed", "3"]);
+    game(&[
+        "--players",
+        "3",
+        "--computer",
+        "o=random",
+        "--computer=a=lookahead:2:right",
+    ]);
+    game(&[
+        "--names",
+        "Ann,Ben",
+        "--computer",
+        "o=perfect",
+        "--human",
+        "o",
+    ]);
+    game(&["--fen", "7/7/7/7/7/7 x", "--moves", "4453"]);
+}
+
+#[test]
+fn the_protocol_exits_1_on_a_failure_only_under_strict() {
+    let script = "play 9\nfen\n";
+    let relaxed = c4(&[], script);
+    assert_eq!(relaxed.code, 0);
+    assert_eq!(
+        relaxed.stdout.matches('\n').count(),
+        4,
+        "{}",
+        relaxed.stdout
+    );
+    let strict = c4(&["--strict"], script);
+    assert_eq!(strict.code, 1);
+    assert_eq!(
+        strict.stdout,
+        "? column 9 is off the board (columns 1-7)\n\n"
+    );
+    assert_eq!(c4(&["--strict"], "play 4\nfen\n").code, 0);
+}
+
+#[test]
+fn bench_exits_0_when_every_score_matches_and_1_when_one_does_not() {
+    let folder = scratch("bench");
+    let good = folder.join("good.txt");
+    let bad = folder.join("bad.txt");
+    // The first two lines of the end-easy set; the second with its score changed in `bad`.
+    fs::write(
+        &good,
+        "6656121765165112214223425456774 -5\n243331165617225415252273643137 -3\n",
+    )
+    .unwrap();
+    fs::write(
+        &bad,
+        "6656121765165112214223425456774 -5\n243331165617225415252273643137 3\n",
+    )
+    .unwrap();
+    let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
+
+    let run = c4(&["bench", good], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with(&format!("{good} positions=2 ")),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with(" exact=true\n"), "{}", run.stdout);
+
+    let run = c4(&["bench", good, bad], "");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
+    assert!(run.stdout.ends_with(" exact=false\n"), "{}", run.stdout);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn bench_runs_the_repository_samples_by_name() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench/end-easy.txt");
+    let run = c4(&["bench", "--limit", "3", sample], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(" positions=3 "), "{}", run.stdout);
+}
+
+#[test]
+fn an_unreadable_bench_file_exits_2_before_anything_is_solved() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench/end-easy.txt");
+    let run = c4(&["bench", sample, "missing.txt"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        "c4 bench: cannot read missing.txt: no such file or directory\n"
+    );
+}
+
+/// Writing to a full disk is an I/O error: status 1, and the reason on stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_error_exits_1() {
+    use std::io::Write;
+    use std::process::Stdio;
+
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4"))
+        .arg("solve")
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"4455\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "c4: no space left on the device\n"
+    );
+}
