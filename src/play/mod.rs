@@ -26,7 +26,8 @@ Every setting can also be changed from the menu (s = setup) by typing it without
   --connect N            how many in a row win, 2-16 (default 4)
   --players N            number of players, 2-8, with tokens x o a b c d e f
   --tokens XOA           the players' tokens in turn order (sets the number of players)
-  --names Ann,Ben        the players' names in turn order (others are asked at each new game)
+  --names Ann,Ben        the people's names in turn order, skipping the computer's players
+                         (who are called Computer); others are asked at each new game
   --computer TOKEN=LEVEL the computer plays TOKEN; LEVEL is random, lookahead:N (N 1-8, with
                          :left, :right or :random to break ties; left if not given) or perfect;
                          give it once per computer player
@@ -64,6 +65,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
     options.echo = !stdin.is_terminal();
     options.colour_allowed =
         io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    options.thinking_shown = io::stdout().is_terminal();
     if options.seed.is_none() && stdin.is_terminal() {
         options.seed = Some(clock_seed());
     }

@@ -13,6 +13,8 @@ use crate::rules::{Game, Player, Token, Variant};
 pub const MAX_LOOKAHEAD: u32 = 8;
 /// The longest player name.
 pub const MAX_NAME_CHARS: usize = 64;
+/// What the computer players are called.
+pub const COMPUTER_NAME: &str = "Computer";
 
 /// How the board is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,8 +104,8 @@ pub struct PlayOptions {
     pub connect: usize,
     /// Tokens in turn order; their number is the number of players.
     pub tokens: Vec<char>,
-    /// Names given in advance, in turn order; players past the end are asked (people) or called
-    /// `Computer` (the computer).
+    /// The people's names, given in advance in turn order, skipping the players the computer
+    /// plays (those are called `Computer`); people past the end are asked at each new game.
     pub names: Vec<String>,
     /// The players the computer plays, by token, and how well.
     pub computers: Vec<(char, Level)>,
@@ -124,10 +126,14 @@ pub struct PlayOptions {
     pub echo: bool,
     /// Whether the terminal may be given colour (see [`BoardStyle::Colour`]).
     pub colour_allowed: bool,
+    /// Whether a line says who is thinking while the computer searches, erased when it plays:
+    /// on a terminal only, so that piped output stays the same from run to run.
+    pub thinking_shown: bool,
 }
 
 impl Default for PlayOptions {
-    /// The standard game, two people, grid layout, numbered columns, no echo, no colour.
+    /// The standard game, two people, grid layout, numbered columns, no echo, no colour, no
+    /// thinking line.
     fn default() -> Self {
         PlayOptions {
             width: STANDARD_WIDTH,
@@ -144,6 +150,7 @@ impl Default for PlayOptions {
             moves: None,
             echo: false,
             colour_allowed: false,
+            thinking_shown: false,
         }
     }
 }
@@ -311,16 +318,6 @@ impl PlayOptions {
     /// The position a new game starts from: the FEN (or the empty board), then the moves.
     pub fn start(&self) -> Result<Game, SettingError> {
         let variant = self.variant()?;
-        if self.names.len() > variant.players() {
-            return Err(error(format!(
-                "{} names for {} players",
-                self.names.len(),
-                variant.players()
-            )));
-        }
-        for name in &self.names {
-            check_name(name)?;
-        }
         for &(token, _) in &self.computers {
             if variant.player_of(token).is_none() {
                 return Err(error(format!(
@@ -328,6 +325,16 @@ impl PlayOptions {
                     self.tokens.iter().collect::<String>()
                 )));
             }
+        }
+        for name in &self.names {
+            check_name(name)?;
+        }
+        let people = variant.players() - self.computers.len();
+        if self.names.len() > people {
+            return Err(error(format!(
+                "{} names, but people play {people} of the players (the computer's are called {COMPUTER_NAME})",
+                self.names.len(),
+            )));
         }
         let mut game = match &self.fen {
             Some(text) => Fen::parse(text)
@@ -347,6 +354,22 @@ impl PlayOptions {
         Ok(game)
     }
 
+    /// The players' names in turn order: [`COMPUTER_NAME`] for the computer's, the names given
+    /// for people in turn, and `None` for people past the names given.
+    pub fn player_names(&self) -> Vec<Option<String>> {
+        let mut given = self.names.iter();
+        self.tokens
+            .iter()
+            .map(|token| {
+                if self.computers.iter().any(|(t, _)| t == token) {
+                    Some(COMPUTER_NAME.to_string())
+                } else {
+                    given.next().cloned()
+                }
+            })
+            .collect()
+    }
+
     /// The level of `player` if the computer plays it.
     pub fn computer_level(&self, variant: &Variant, player: Player) -> Option<Level> {
         let token = variant.token(player).as_char();
@@ -357,11 +380,17 @@ impl PlayOptions {
     }
 }
 
-/// A name someone can be called by: not empty, at most [`MAX_NAME_CHARS`] characters, no
-/// control characters (a saved game keeps one name per line).
+/// A name someone can be called by: not empty, not one of the commands `q`, `h`, `s` or `u`
+/// (any case), at most [`MAX_NAME_CHARS`] characters, no control characters (a saved game keeps
+/// one name per line).
 pub fn check_name(name: &str) -> Result<(), SettingError> {
     if name.trim().is_empty() {
         return Err(error("a name cannot be empty"));
+    }
+    if ["q", "h", "s", "u"].contains(&name.to_ascii_lowercase().as_str()) {
+        return Err(error(format!(
+            "'{name}' is a command (q quit, h hint, s save, u undo), not a name"
+        )));
     }
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(error(format!(
@@ -491,6 +520,32 @@ mod tests {
         assert!(fail("--bogus 1").starts_with("--bogus: unknown setting 'bogus'"));
         assert!(fail("play").starts_with("unexpected argument 'play'"));
         assert_eq!(fail("--moves 4444444"), "moves: move 7: column 4 is full");
+    }
+
+    #[test]
+    fn names_are_for_people_and_not_commands() {
+        let o = PlayOptions::from_args(&args("--names Ann --computer x=random")).unwrap();
+        assert_eq!(
+            o.player_names(),
+            vec![Some("Computer".to_string()), Some("Ann".to_string())]
+        );
+        let o =
+            PlayOptions::from_args(&args("--players 3 --names Ann --computer o=random")).unwrap();
+        assert_eq!(
+            o.player_names(),
+            vec![Some("Ann".to_string()), Some("Computer".to_string()), None]
+        );
+        let fail = |text: &str| PlayOptions::from_args(&args(text)).unwrap_err().to_string();
+        assert_eq!(
+            fail("--names Ann,Ben --computer o=random"),
+            "2 names, but people play 1 of the players (the computer's are called Computer)"
+        );
+        for command in ["q", "H", "s", "u"] {
+            assert_eq!(
+                fail(&format!("--names Ann,{command}")),
+                format!("'{command}' is a command (q quit, h hint, s save, u undo), not a name")
+            );
+        }
     }
 
     #[test]

@@ -210,31 +210,34 @@ impl<R: BufRead, W: Write> Session<R, W> {
         };
         let variant = game.variant().clone();
         let mut names = Vec::new();
-        for i in 0..variant.players() {
-            let player = Player(i as u8);
-            if let Some(name) = self.options.names.get(i) {
-                names.push(name.clone());
-            } else if self.options.computer_level(&variant, player).is_some() {
-                names.push("Computer".to_string());
-            } else {
-                let default = format!("Player {}", i + 1);
-                let prompt = format!(
-                    "Name of player {} ({}), or Enter for {default}: ",
-                    i + 1,
-                    variant.token(player)
-                );
-                names.push(self.ask_name(&prompt, default)?);
-            }
+        for (i, name) in self.options.player_names().into_iter().enumerate() {
+            let name = match name {
+                Some(name) => name,
+                None => {
+                    let default = format!("Player {}", i + 1);
+                    let prompt = format!(
+                        "Name of player {} ({}), or Enter for {default}: ",
+                        i + 1,
+                        variant.token(Player(i as u8))
+                    );
+                    self.ask_name(&prompt, default)?
+                }
+            };
+            names.push(name);
         }
         self.play(game, names, None)
     }
 
-    /// Asks until the answer is a usable name; an empty answer takes `default`.
+    /// Asks until the answer is a usable name; an empty answer takes `default`, and `q` quits
+    /// as it does everywhere else.
     fn ask_name(&mut self, prompt: &str, default: String) -> Result<String, Halt> {
         loop {
             let answer = self.ask(prompt)?;
             if answer.is_empty() {
                 return Ok(default);
+            }
+            if answer.eq_ignore_ascii_case("q") {
+                return Err(Halt::Quit);
             }
             match check_name(&answer) {
                 Ok(()) => return Ok(answer),
@@ -313,12 +316,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
             let _ = write!(text, ", after moves {moves}");
         }
         text.push_str("\nPlayers:");
-        for (i, token) in o.tokens.iter().enumerate() {
-            let (name, who) = match o.computers.iter().find(|(t, _)| t == token) {
-                Some(&(_, level)) => ("Computer", format!("computer, {}", level_name(level))),
-                None => ("name asked at the start", "person".to_string()),
+        for (token, name) in o.tokens.iter().zip(o.player_names()) {
+            let who = match o.computers.iter().find(|(t, _)| t == token) {
+                Some(&(_, level)) => format!("computer, {}", level_name(level)),
+                None => "person".to_string(),
             };
-            let name = o.names.get(i).map_or(name, String::as_str);
+            let name = name.unwrap_or_else(|| "name asked at the start".to_string());
             let _ = write!(text, " {token} {name} ({who});");
         }
         text.pop();
@@ -335,6 +338,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         };
         let title = file.map_or_else(|| "New game".to_string(), |f| format!("Loaded {f}"));
         self.say(&format!("\n{title}: {}", self.opening(&current)))?;
+        self.say(&self.board(&current.game))?;
         self.game = Some(current);
         let result = self.turns();
         if result.is_ok() {
@@ -372,7 +376,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             .expect("turns run only while a game is being played")
     }
 
-    /// Turn after turn until the game ends.
+    /// Turn after turn until the game ends, with the board after every move.
     fn turns(&mut self) -> Result<(), Halt> {
         loop {
             let game = self.current().game.clone();
@@ -382,20 +386,36 @@ impl<R: BufRead, W: Write> Session<R, W> {
             let player = game.to_move();
             match self.options.computer_level(game.variant(), player) {
                 Some(level) => self.computer_move(&game, level)?,
-                None => {
-                    self.say(&self.board(&game))?;
-                    self.human_turn()?;
-                }
+                None => self.human_turn()?,
             }
+            let game = self.current().game.clone();
+            self.say(&self.board(&game))?;
         }
+    }
+
+    /// Runs `search` after flushing everything written so far, so that the board stays on the
+    /// screen while it runs. With [`PlayOptions::thinking_shown`], `thinking` is written on its
+    /// own line during the search and erased (carriage return, clear line) afterwards.
+    fn think<T>(&mut self, thinking: &str, search: impl FnOnce(&mut Self) -> T) -> io::Result<T> {
+        if self.options.thinking_shown {
+            write!(self.output, "{thinking}")?;
+        }
+        self.output.flush()?;
+        let result = search(self);
+        if self.options.thinking_shown {
+            write!(self.output, "\r\x1b[2K")?;
+        }
+        Ok(result)
     }
 
     /// The computer moves and says where.
     fn computer_move(&mut self, game: &Game, level: Level) -> Result<(), Halt> {
-        let limits = Limits::default();
-        let solver = solver_for(&mut self.solver, game, level == Level::Perfect);
-        let choice = engine::choose(game, level, solver, &mut self.rng, &limits)
-            .expect("a game in progress has a legal move");
+        let thinking = format!("{} is thinking…", self.who(game.to_move()));
+        let choice = self.think(&thinking, |session| {
+            let solver = solver_for(&mut session.solver, game, level == Level::Perfect);
+            engine::choose(game, level, solver, &mut session.rng, &Limits::default())
+                .expect("a game in progress has a legal move")
+        })?;
         let current = self.current();
         current
             .game
@@ -529,11 +549,13 @@ impl<R: BufRead, W: Write> Session<R, W> {
             ..Limits::default()
         };
         let uncovered = perfect::solver_position(&game).err();
-        // A separate generator, so that asking for hints does not change the computer's moves.
-        let mut rng = Rng::new(0);
-        let solver = solver_for(&mut self.solver, &game, true);
-        let choice = engine::choose(&game, Level::Perfect, solver, &mut rng, &limits)
-            .expect("a game in progress has a legal move");
+        let choice = self.think("Looking for a hint…", |session| {
+            // A separate generator, so that asking for hints does not change the computer's moves.
+            let mut rng = Rng::new(0);
+            let solver = solver_for(&mut session.solver, &game, true);
+            engine::choose(&game, Level::Perfect, solver, &mut rng, &limits)
+                .expect("a game in progress has a legal move")
+        })?;
         let column = self.column_name(choice.column.number() as u64);
         let line = match choice.score {
             Some(score) => format!(
@@ -551,7 +573,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(self.say(&line)?)
     }
 
-    /// Asks for a file and saves the game in S0's format; the same player then moves.
+    /// Asks for a file and saves the game in S0's format, then shows the board (as S0 does); the
+    /// same player then moves.
     fn save(&mut self) -> Result<(), Halt> {
         let file = self.ask("File to save to: ")?;
         if file.is_empty() {
@@ -564,15 +587,16 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Ok(()) => {
                 self.current().file = File::Same(file.clone());
                 let line = format!("Saved to {file}. {} moves next.", self.who(player));
-                Ok(self.say(&line)?)
+                self.say(&line)?;
+                let game = self.current().game.clone();
+                Ok(self.say(&self.board(&game))?)
             }
             Err(e) => Ok(self.say(&format!("{} The game goes on.", sentence(&e.to_string())))?),
         }
     }
 
-    /// The end of a game: the final board, who won and how, or why it is a draw.
+    /// The end of a game, under its final board: who won and how, or why it is a draw.
     fn announce(&mut self, game: &Game) -> Result<(), Halt> {
-        self.say(&self.board(game))?;
         let variant = game.variant();
         match game.outcome() {
             Outcome::Win(winner) => {
@@ -597,11 +621,18 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     ways.join(" and ")
                 ))?;
                 let name = self.current().names[winner.index()].clone();
-                let cheer = match self.options.computer_level(variant, winner) {
-                    Some(_) => format!("{name} wins this time. Better luck in the next game!"),
-                    None => format!("Congratulations {name}! You won!"),
+                let is_computer = |i: usize| {
+                    self.options
+                        .computer_level(variant, Player(i as u8))
+                        .is_some()
                 };
-                self.say(&cheer)?;
+                if !is_computer(winner.index()) {
+                    self.say(&format!("Congratulations {name}! You won!"))?;
+                } else if !(0..variant.players()).all(is_computer) {
+                    self.say(&format!(
+                        "{name} wins this time. Better luck in the next game!"
+                    ))?;
+                }
             }
             Outcome::Draw(DrawReason::BoardFull) => self.say(&format!(
                 "Draw! The board is full and nobody connected {}.",
@@ -730,6 +761,63 @@ mod tests {
         assert!(text.ends_with(
             "Ben (o), your move (1-7, u, h, s, q): \nEnd of input: the game was not saved.\n"
         ));
+    }
+
+    /// Output that remembers how much had been written at each flush.
+    #[derive(Default)]
+    struct FlushRecorder {
+        written: Vec<u8>,
+        flushed_at: Vec<usize>,
+    }
+
+    impl Write for FlushRecorder {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.written.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.flushed_at.push(self.written.len());
+            Ok(())
+        }
+    }
+
+    /// Ann plays column 4 against the random computer, then the input ends.
+    fn against_the_computer(thinking_shown: bool) -> FlushRecorder {
+        let options = PlayOptions {
+            names: vec!["Ann".into()],
+            computers: vec![('o', Level::Random)],
+            thinking_shown,
+            ..PlayOptions::default()
+        };
+        let mut out = FlushRecorder::default();
+        run(&b"n\n4\n"[..], &mut out, options).unwrap();
+        out
+    }
+
+    #[test]
+    fn the_board_after_a_move_is_flushed_before_the_computer_searches() {
+        let out = against_the_computer(false);
+        let text = String::from_utf8(out.written.clone()).unwrap();
+        let before_search = text.find("Computer (o) plays column").unwrap();
+        assert!(out.flushed_at.contains(&before_search));
+        let shown = &text[..before_search];
+        let ann = shown.rfind("your move").unwrap();
+        // Ann's stone is on the board drawn after her move, before the computer's line.
+        assert!(shown[ann..].ends_with("  |   |   |   | x |   |   |   |\n  +---+---+---+---+---+---+---+\ncol 1   2   3   4   5   6   7\n"));
+        assert!(!text.contains("thinking"));
+    }
+
+    #[test]
+    fn thinking_is_shown_and_erased_only_when_asked() {
+        let out = against_the_computer(true);
+        let text = String::from_utf8(out.written.clone()).unwrap();
+        let thinking = "col 1   2   3   4   5   6   7\nComputer (o) is thinking…";
+        let at = text.find(thinking).unwrap() + thinking.len();
+        // Flushed while the computer searches, then erased before it says where it plays.
+        assert!(out.flushed_at.contains(&at));
+        assert!(text[at..].starts_with("\r\x1b[2KComputer (o) plays column "));
+        assert_eq!(text.matches("is thinking").count(), 1);
     }
 
     #[test]
