@@ -43,6 +43,9 @@ Every setting can also be changed from the menu (s = setup) by typing it without
                          terminal, 0 when standard input is not a terminal)
   --fen FEN              start new games from this position (the FEN sets the board size)
   --moves MOVES          then play these moves (4453, or d d e c)
+  --start                play one game at once: no menu, no questions for names (people not
+                         named by --names are Player 1, Player 2, ...); c4 play ends with the
+                         game or at the end of the input, so a file of columns plays a game
 
 Each turn takes a column, u (undo), h (hint), s (save), or q (quit). When standard input is not
 a terminal, each answer is echoed after its prompt so that the output reads like a session.";

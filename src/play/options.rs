@@ -121,6 +121,10 @@ pub struct PlayOptions {
     pub fen: Option<String>,
     /// Moves played from the start position before a new game begins (`4453`, `d d e c`).
     pub moves: Option<String>,
+    /// Whether one game starts at once, without the menu or questions for names (people not
+    /// named are `Player N`), and `c4 play` ends when it ends: for a file of answers that holds
+    /// only columns, as S1's grader pipes it.
+    pub start: bool,
     /// Whether each answer read is written after its prompt, so that a transcript of piped input
     /// reads like a terminal session.
     pub echo: bool,
@@ -148,6 +152,7 @@ impl Default for PlayOptions {
             seed: None,
             fen: None,
             moves: None,
+            start: false,
             echo: false,
             colour_allowed: false,
             thinking_shown: false,
@@ -171,12 +176,13 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("seed", "N"),
     ("fen", "FEN|none"),
     ("moves", "MOVES|none"),
+    ("start", "on|off"),
 ];
 
 impl PlayOptions {
     /// Options from `c4 play`'s flags, checked. Each setting is `--name VALUE` or
     /// `--name=VALUE`; `--letters` and `--from-zero` are short for `--columns letters` and
-    /// `--columns from-zero`.
+    /// `--columns from-zero`, and `--start` for `--start on`.
     pub fn from_args(args: &[String]) -> Result<PlayOptions, SettingError> {
         let mut options = PlayOptions::default();
         let mut players_given = None;
@@ -193,6 +199,7 @@ impl PlayOptions {
             };
             let (key, value) = match (inline, key) {
                 (None, "letters" | "from-zero") => ("columns", key.to_string()),
+                (None, "start") => ("start", "on".to_string()),
                 (Some(value), _) => (key, value),
                 (None, _) => (
                     key,
@@ -280,6 +287,7 @@ impl PlayOptions {
             }
             "fen" => self.fen = (value != "none").then(|| value.to_string()),
             "moves" => self.moves = (value != "none").then(|| value.to_string()),
+            "start" => self.start = on_off(value)?,
             _ => {
                 let known: Vec<&str> = SETTINGS.iter().map(|(name, _)| *name).collect();
                 return Err(error(format!(
@@ -495,8 +503,9 @@ mod tests {
         assert_eq!(o.style, BoardStyle::Layout(Style::Dots));
         assert!(o.columns == ColumnNames::Letters && !o.early_draw);
         assert_eq!(o.seed, Some(7));
-        let o = PlayOptions::from_args(&args("--from-zero")).unwrap();
-        assert_eq!(o.columns, ColumnNames::FromZero);
+        let o = PlayOptions::from_args(&args("--from-zero --start")).unwrap();
+        assert!(o.columns == ColumnNames::FromZero && o.start);
+        assert!(!PlayOptions::from_args(&args("--start=off")).unwrap().start);
     }
 
     #[test]

@@ -179,10 +179,14 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(Some(text.trim().to_string()))
     }
 
-    /// The start menu, until the player quits.
+    /// The start menu, until the player quits; with [`PlayOptions::start`] (from the flags or
+    /// set in setup), one game at once instead, and then the end.
     fn menu(&mut self) -> Result<(), Halt> {
         self.say("Welcome to c4: Connect Four for 2 to 8 players, people or computer.")?;
         loop {
+            if self.options.start {
+                return self.new_game();
+            }
             self.say("")?;
             self.say("Main menu: n = new game, l = load a saved game, s = setup, q = quit")?;
             let choice = self.ask("Your choice: ")?;
@@ -198,7 +202,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
     }
 
-    /// Asks the names not given in the settings, then plays from the configured start.
+    /// Asks the names not given in the settings (or, with [`PlayOptions::start`], takes
+    /// `Player N`), then plays from the configured start.
     fn new_game(&mut self) -> Result<(), Halt> {
         let game = match self.options.start() {
             Ok(game) => game,
@@ -211,10 +216,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let variant = game.variant().clone();
         let mut names = Vec::new();
         for (i, name) in self.options.player_names().into_iter().enumerate() {
+            let default = format!("Player {}", i + 1);
             let name = match name {
                 Some(name) => name,
+                None if self.options.start => default,
                 None => {
-                    let default = format!("Player {}", i + 1);
                     let prompt = format!(
                         "Name of player {} ({}), or Enter for {default}: ",
                         i + 1,
@@ -314,6 +320,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
         if let Some(moves) = &o.moves {
             let _ = write!(text, ", after moves {moves}");
+        }
+        if o.start {
+            text.push_str(", start on (one game at once, then the end)");
         }
         text.push_str("\nPlayers:");
         for (token, name) in o.tokens.iter().zip(o.player_names()) {
