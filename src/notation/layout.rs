@@ -1,4 +1,4 @@
-//! Board pictures: the four layouts of the source programs, drawn for any board size.
+//! Board pictures: the five layouts of the source programs, drawn for any board size.
 //! Only text is made here; printing it is the caller's business.
 //!
 //! Every layout draws the top row first, ends each line with `\n`, and has no trailing spaces and
@@ -21,13 +21,23 @@ pub enum Style {
     /// S4's `|X|O| |` rows over a rule of `2*width+1` dashes and 0-based column labels, which
     /// wrap to `0` after `9` (as the source does) so that each stays one character under its cell.
     Pipes,
+    /// S3's grid of numbers: `0` for an empty cell and the player's number (`1`, `2`, up to `8`
+    /// with more players) for a stone, one space between cells, no labels.
+    Numbers,
 }
 
 impl Style {
     /// Every style, in the order they are listed to users.
-    pub const ALL: [Style; 4] = [Style::Grid, Style::Dots, Style::Letters, Style::Pipes];
+    pub const ALL: [Style; 5] = [
+        Style::Grid,
+        Style::Dots,
+        Style::Letters,
+        Style::Pipes,
+        Style::Numbers,
+    ];
 
-    /// The style called `name` (`grid`, `dots`, `letters` or `pipes`, lowercase), if any.
+    /// The style called `name` (`grid`, `dots`, `letters`, `pipes` or `numbers`, lowercase), if
+    /// any.
     pub fn from_name(name: &str) -> Option<Style> {
         Style::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -39,6 +49,7 @@ impl Style {
             Style::Dots => "dots",
             Style::Letters => "letters",
             Style::Pipes => "pipes",
+            Style::Numbers => "numbers",
         }
     }
 }
@@ -56,6 +67,7 @@ pub fn render(board: &Board, variant: &Variant, style: Style) -> String {
         Style::Dots => picture.dots(),
         Style::Letters => picture.letters(),
         Style::Pipes => picture.pipes(),
+        Style::Numbers => picture.numbers(),
     };
     let mut text = String::new();
     for line in lines {
@@ -144,6 +156,18 @@ impl Picture<'_> {
                 .collect(),
         );
         lines
+    }
+
+    fn numbers(&self) -> Vec<String> {
+        self.rows()
+            .map(|row| {
+                self.columns()
+                    .map(|column| self.board.at(row, column).map_or(0, |p| p.index() + 1))
+                    .map(|number| number.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
     }
 }
 
@@ -260,6 +284,25 @@ col 1   2   3   4   5   6   7
     }
 
     #[test]
+    fn numbers_reproduce_s3() {
+        let v = variant(7, 6, ['x', 'o']);
+        let b = board(
+            &v,
+            &[
+                ".......", ".......", ".......", "...o...", "..ox...", ".xxoo..",
+            ],
+        );
+        let expected = "0 0 0 0 0 0 0
+0 0 0 0 0 0 0
+0 0 0 0 0 0 0
+0 0 0 2 0 0 0
+0 0 2 1 0 0 0
+0 1 1 2 2 0 0
+";
+        assert_eq!(render(&b, &v, Style::Numbers), expected);
+    }
+
+    #[test]
     fn one_by_one() {
         let v = variant(1, 1, ['x', 'o']);
         let b = board(&v, &["x"]);
@@ -268,6 +311,7 @@ col 1   2   3   4   5   6   7
         assert_eq!(draw(Style::Dots), " 1\n x\n");
         assert_eq!(draw(Style::Letters), "A\nx\n");
         assert_eq!(draw(Style::Pipes), "|x|\n---\n 0\n");
+        assert_eq!(draw(Style::Numbers), "1\n");
         let empty = Board::empty(1, 1);
         assert_eq!(render(&empty, &v, Style::Dots), " 1\n .\n");
         assert_eq!(render(&empty, &v, Style::Pipes), "| |\n---\n 0\n");
@@ -291,6 +335,7 @@ col 1   2   3
         assert_eq!(draw(Style::Dots), " 1  2  3\n .  o  .\n x  x  .\n");
         assert_eq!(draw(Style::Letters), "ABC\n.o.\nxx.\n");
         assert_eq!(draw(Style::Pipes), "| |o| |\n|x|x| |\n-------\n 0 1 2\n");
+        assert_eq!(draw(Style::Numbers), "0 2 0\n1 1 0\n");
     }
 
     #[test]

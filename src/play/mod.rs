@@ -31,7 +31,8 @@ Every setting can also be changed from the menu (s = setup) by typing it without
   --computer TOKEN=LEVEL the computer plays TOKEN; LEVEL is random, lookahead:N (N 1-8, with
                          :left, :right or :random to break ties; left if not given) or perfect;
                          give it once per computer player
-  --style STYLE          grid, dots, letters, pipes or colour (colour: dots with coloured tokens
+  --style STYLE          grid (S0), dots (S1), letters (S2), pipes (S4), numbers (S3: 0 empty,
+                         1 and 2 the players) or colour (colour: dots with coloured tokens
                          on a terminal when NO_COLOR is unset; grid otherwise)
   --columns NAMING       numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4
                          and the pipes layout count): how prompts and messages name columns

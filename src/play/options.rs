@@ -170,7 +170,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("names", "Ann,Ben"),
     ("computer", "TOKEN=LEVEL"),
     ("human", "TOKEN"),
-    ("style", "grid|dots|letters|pipes|colour"),
+    ("style", "grid|dots|letters|pipes|numbers|colour"),
     ("columns", "numbers|letters|from-zero"),
     ("early-draw", "on|off"),
     ("seed", "N"),
@@ -267,7 +267,7 @@ impl PlayOptions {
             "style" => {
                 self.style = BoardStyle::from_name(value).ok_or_else(|| {
                     error(format!(
-                        "unknown style '{value}'; styles: grid, dots, letters, pipes, colour"
+                        "unknown style '{value}'; styles: grid, dots, letters, pipes, numbers, colour"
                     ))
                 })?;
             }
