@@ -3,6 +3,8 @@
 //!
 //! Every layout draws the top row first, ends each line with `\n`, and has no trailing spaces and
 //! no empty lines. On the standard 7x6 board each reproduces its source program byte for byte.
+//! Column labels are the source's own ([`render`]) or any others ([`render_labelled`]), so that a
+//! program can label columns the way it asks people to type them.
 
 use crate::rules::{Board, Variant};
 
@@ -42,6 +44,16 @@ impl Style {
         Style::ALL.into_iter().find(|s| s.name() == name)
     }
 
+    /// The label the source program gave 1-based column `number` (1 to 16): `4` (grid, dots),
+    /// `D` (letters) or `3` (pipes, which count from 0). Numbers has no labels.
+    pub fn source_label(self, number: u64) -> String {
+        match self {
+            Style::Grid | Style::Dots | Style::Numbers => number.to_string(),
+            Style::Letters => ((b'A' + number as u8 - 1) as char).to_string(),
+            Style::Pipes => (number - 1).to_string(),
+        }
+    }
+
     /// The style's name, as [`Style::from_name`] reads it.
     pub fn name(self) -> &'static str {
         match self {
@@ -54,14 +66,30 @@ impl Style {
     }
 }
 
-/// Draws `board` in `style` with `variant`'s tokens: lines joined by `\n`, with a final `\n`.
-/// `board` must have `variant`'s size.
+/// Draws `board` in `style` with `variant`'s tokens and the source's column labels: lines joined
+/// by `\n`, with a final `\n`. `board` must have `variant`'s size.
 pub fn render(board: &Board, variant: &Variant, style: Style) -> String {
+    render_labelled(board, variant, style, &|number| style.source_label(number))
+}
+
+/// Draws `board` as [`render`] does, with `label(number)` as the label of 1-based column
+/// `number`. Labels of one or two characters keep every layout aligned; the letters header and
+/// the pipes footer, one character per column, take each label's last character.
+pub fn render_labelled(
+    board: &Board,
+    variant: &Variant,
+    style: Style,
+    label: &dyn Fn(u64) -> String,
+) -> String {
     debug_assert_eq!(
         (board.width(), board.height()),
         (variant.width(), variant.height())
     );
-    let picture = Picture { board, variant };
+    let picture = Picture {
+        board,
+        variant,
+        label,
+    };
     let lines = match style {
         Style::Grid => picture.grid(),
         Style::Dots => picture.dots(),
@@ -77,11 +105,13 @@ pub fn render(board: &Board, variant: &Variant, style: Style) -> String {
     text
 }
 
-/// A board with the tokens to draw it in; each method returns the lines of one style, which
-/// `render` trims and joins, so a cell drawn as spaces at the end of a line leaves no trace.
+/// A board with the tokens and column labels to draw it in; each method returns the lines of
+/// one style, which `render_labelled` trims and joins, so a cell drawn as spaces at the end of a
+/// line leaves no trace.
 struct Picture<'a> {
     board: &'a Board,
     variant: &'a Variant,
+    label: &'a dyn Fn(u64) -> String,
 }
 
 impl Picture<'_> {
@@ -101,6 +131,16 @@ impl Picture<'_> {
         0..self.board.width()
     }
 
+    /// The label of 0-based `column`.
+    fn label(&self, column: usize) -> String {
+        (self.label)(column as u64 + 1)
+    }
+
+    /// The last character of the label of 0-based `column`, for layouts with one per column.
+    fn label_char(&self, column: usize) -> char {
+        self.label(column).chars().last().unwrap_or(' ')
+    }
+
     /// One row's cells, each drawn by `draw` from its token or `empty`, run together.
     fn row(&self, row: usize, empty: char, draw: impl Fn(char) -> String) -> String {
         self.columns()
@@ -118,7 +158,7 @@ impl Picture<'_> {
         // Cell centres are four apart and the first is under `col `'s end, as in the source.
         let labels: String = self
             .columns()
-            .map(|column| format!(" {:<3}", column + 1))
+            .map(|column| format!(" {:<3}", self.label(column)))
             .collect();
         lines.push(format!("col{labels}"));
         lines
@@ -127,7 +167,7 @@ impl Picture<'_> {
     fn dots(&self) -> Vec<String> {
         let header = self
             .columns()
-            .map(|column| format!("{:>2} ", column + 1))
+            .map(|column| format!("{:>2} ", self.label(column)))
             .collect();
         let mut lines = vec![header];
         lines.extend(
@@ -138,7 +178,7 @@ impl Picture<'_> {
     }
 
     fn letters(&self) -> Vec<String> {
-        let header = self.columns().map(|c| (b'A' + c as u8) as char).collect();
+        let header = self.columns().map(|c| self.label_char(c)).collect();
         let mut lines = vec![header];
         lines.extend(self.rows().map(|row| self.row(row, '.', String::from)));
         lines
@@ -152,7 +192,7 @@ impl Picture<'_> {
         lines.push("-".repeat(2 * self.board.width() + 1));
         lines.push(
             self.columns()
-                .map(|column| format!(" {}", column % 10))
+                .map(|column| format!(" {}", self.label_char(column)))
                 .collect(),
         );
         lines
@@ -300,6 +340,24 @@ col 1   2   3   4   5   6   7
 0 1 1 2 2 0 0
 ";
         assert_eq!(render(&b, &v, Style::Numbers), expected);
+    }
+
+    #[test]
+    fn labels_can_be_any() {
+        let v = variant(3, 2, ['x', 'o']);
+        let b = board(&v, &[".o.", "xx."]);
+        let letters = |number: u64| ((b'a' + number as u8 - 1) as char).to_string();
+        let draw = |style| render_labelled(&b, &v, style, &letters);
+        assert!(draw(Style::Grid).ends_with("\ncol a   b   c\n"));
+        assert!(draw(Style::Dots).starts_with(" a  b  c\n"));
+        assert!(draw(Style::Letters).starts_with("abc\n"));
+        assert!(draw(Style::Pipes).ends_with("\n a b c\n"));
+        assert_eq!(draw(Style::Numbers), render(&b, &v, Style::Numbers));
+        // One character per column: the last one of a two-digit label.
+        let v = variant(12, 2, ['x', 'o']);
+        let b = Board::empty(12, 2);
+        let pipes = render_labelled(&b, &v, Style::Pipes, &|n| n.to_string());
+        assert!(pipes.ends_with("\n 1 2 3 4 5 6 7 8 9 0 1 2\n"));
     }
 
     #[test]

@@ -35,8 +35,8 @@ Every setting can also be changed from the menu (s = setup) by typing it without
                          1 and 2 the players) or colour (colour: dots with coloured tokens
                          on a terminal when NO_COLOR is unset; grid otherwise)
   --columns NAMING       numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4
-                         and the pipes layout count): how prompts and messages name columns
-                         and, for from-zero, how typed numbers are read
+                         counts): how prompts, messages and the board's labels name columns
+                         and, for from-zero, how typed numbers and --moves are read
   --letters              short for --columns letters
   --from-zero            short for --columns from-zero
   --early-draw on|off    end the game as soon as nobody can complete a line (default on)

@@ -5,9 +5,9 @@
 use std::fmt;
 
 use crate::engine::{Level, TieBreak};
-use crate::notation::{parse_moves, Fen, Style};
+use crate::notation::{parse_moves_counting, Counting, Fen, Style};
 use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
-use crate::rules::{Game, Player, Token, Variant};
+use crate::rules::{Game, MoveError, Player, Token, Variant};
 
 /// The deepest look-ahead a computer player may be given (7^8 positions on the standard board).
 pub const MAX_LOOKAHEAD: u32 = 8;
@@ -73,6 +73,46 @@ impl ColumnNames {
             ColumnNames::Numbers => "numbers",
             ColumnNames::Letters => "letters",
             ColumnNames::FromZero => "from-zero",
+        }
+    }
+
+    /// 1-based column `number` as people are shown it and type it: `4`, `D` or (from zero) `3`.
+    pub fn label(self, number: u64) -> String {
+        match (self, number) {
+            (ColumnNames::Letters, 1..=16) => ((b'A' + number as u8 - 1) as char).to_string(),
+            (ColumnNames::FromZero, 1..) => (number - 1).to_string(),
+            _ => number.to_string(),
+        }
+    }
+
+    /// The columns of a board `width` wide: `1-7`, `A-G`, `0-6`, or just `1` on one column.
+    pub fn range(self, width: usize) -> String {
+        let last = self.label(width as u64);
+        if width == 1 {
+            last
+        } else {
+            format!("{}-{last}", self.label(1))
+        }
+    }
+
+    /// How typed numbers count.
+    pub fn counting(self) -> Counting {
+        match self {
+            ColumnNames::FromZero => Counting::FromZero,
+            ColumnNames::Numbers | ColumnNames::Letters => Counting::FromOne,
+        }
+    }
+
+    /// Why a move cannot be played, naming the column this way: `column 7 is off the board`.
+    pub fn move_problem(self, problem: &MoveError) -> String {
+        match problem {
+            MoveError::OffBoard { column, .. } => {
+                format!("column {} is off the board", self.label(*column))
+            }
+            MoveError::ColumnFull(column) => {
+                format!("column {} is full", self.label(column.number() as u64))
+            }
+            MoveError::GameOver(_) => problem.to_string(),
         }
     }
 }
@@ -352,11 +392,15 @@ impl PlayOptions {
         };
         if let Some(text) = &self.moves {
             let width = game.variant().width();
-            let numbers = parse_moves(text, width).map_err(|e| error(format!("moves: {e}")))?;
+            let numbers = parse_moves_counting(text, width, self.columns.counting())
+                .map_err(|e| error(format!("moves: {e}")))?;
             for (i, n) in numbers.into_iter().enumerate() {
                 game.column(n)
                     .and_then(|column| game.play(column))
-                    .map_err(|e| error(format!("moves: move {}: {e}", i + 1)))?;
+                    .map_err(|e| {
+                        let problem = self.columns.move_problem(&e);
+                        error(format!("moves: move {}: {problem}", i + 1))
+                    })?;
             }
         }
         Ok(game)
@@ -529,6 +573,10 @@ mod tests {
         assert!(fail("--bogus 1").starts_with("--bogus: unknown setting 'bogus'"));
         assert!(fail("play").starts_with("unexpected argument 'play'"));
         assert_eq!(fail("--moves 4444444"), "moves: move 7: column 4 is full");
+        assert_eq!(
+            fail("--from-zero --moves 0127"),
+            "moves: move 4: column 7 is off the board"
+        );
     }
 
     #[test]
@@ -555,6 +603,20 @@ mod tests {
                 format!("'{command}' is a command (q quit, h hint, s save, u undo), not a name")
             );
         }
+    }
+
+    #[test]
+    fn from_zero_counts_the_moves_too() {
+        let game = |text| {
+            PlayOptions::from_args(&args(text))
+                .unwrap()
+                .start()
+                .unwrap()
+        };
+        let s4 = game("--from-zero --moves 012345");
+        assert_eq!(s4, game("--moves 123456"));
+        assert_eq!(game("--moves 012345 --from-zero"), s4);
+        assert_eq!(game("--from-zero --moves a,b,c,d,e,f"), s4);
     }
 
     #[test]

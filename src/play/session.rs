@@ -7,9 +7,9 @@ use std::path::Path;
 
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
 use crate::engine::{self, perfect, Level, Rng, HEURISTIC_PLIES};
-use crate::notation::{fen_of, parse_column, render, Style};
+use crate::notation::{fen_of, parse_column, render_labelled, Style};
 use crate::protocol::{read_bounded_line, savefile};
-use crate::rules::{Direction, DrawReason, Game, MoveError, Outcome, Player};
+use crate::rules::{Direction, DrawReason, Game, Outcome, Player};
 use crate::solver::{Limits, Solver};
 
 /// Positions the solver may search for one hint before the heuristic answers instead: a person
@@ -464,16 +464,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                             return Ok(());
                         }
                         Err(e) => {
-                            let problem = match e {
-                                MoveError::OffBoard { column, .. } => {
-                                    format!("Column {} is off the board.", self.column_name(column))
-                                }
-                                MoveError::ColumnFull(column) => format!(
-                                    "Column {} is full.",
-                                    self.column_name(column.number() as u64)
-                                ),
-                                MoveError::GameOver(_) => unreachable!("turns stop at the end"),
-                            };
+                            let problem = sentence(&self.options.columns.move_problem(&e));
                             self.refuse(&problem, width)?;
                         }
                     }
@@ -669,30 +660,24 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// A 1-based column as people are shown it: `4`, `D` or (from zero) `3`.
     fn column_name(&self, number: u64) -> String {
-        match (self.options.columns, number) {
-            (ColumnNames::Letters, 1..=16) => ((b'A' + number as u8 - 1) as char).to_string(),
-            (ColumnNames::FromZero, 1..) => (number - 1).to_string(),
-            _ => number.to_string(),
-        }
+        self.options.columns.label(number)
     }
 
     /// The columns of a board `width` wide: `1-7`, `A-G`, or just `1` on one column.
     fn column_range(&self, width: usize) -> String {
-        let last = self.column_name(width as u64);
-        if width == 1 {
-            last
-        } else {
-            format!("{}-{last}", self.column_name(1))
-        }
+        self.options.columns.range(width)
     }
 
-    /// The board in the chosen style, without its last newline.
+    /// The board in the chosen style, without its last newline, its columns labelled as the
+    /// player is asked to type them.
     fn board(&self, game: &Game) -> String {
         let (variant, board) = (game.variant(), game.board());
+        let columns = self.options.columns;
+        let draw = |style| render_labelled(board, variant, style, &|n| columns.label(n));
         let text = match self.options.style {
-            BoardStyle::Layout(style) => render(board, variant, style),
+            BoardStyle::Layout(style) => draw(style),
             BoardStyle::Colour if self.options.colour_allowed => {
-                let plain = render(board, variant, Style::Dots);
+                let plain = draw(Style::Dots);
                 let (header, rows) = plain.split_once('\n').unwrap_or((&plain, ""));
                 let mut text = format!("{header}\n");
                 // Below the header of numbers there are only tokens, `.` and spaces.
@@ -706,7 +691,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 }
                 text
             }
-            BoardStyle::Colour => render(board, variant, Style::Grid),
+            BoardStyle::Colour => draw(Style::Grid),
         };
         text.trim_end_matches('\n').to_string()
     }
