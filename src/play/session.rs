@@ -80,7 +80,8 @@ fn parse_answer(text: &str, width: usize, columns: ColumnNames) -> Answer {
     }
 }
 
-/// Runs `c4 play` on `input` and `output` until the player quits or the input ends. Prompts end
+/// Runs `c4 play` on `input` and `output` until the player quits, the input ends or, with
+/// [`PlayOptions::start`], the game ends. Prompts end
 /// without a newline and are flushed; with `options.echo` each answer is written after its prompt.
 pub fn run(input: impl BufRead, output: impl Write, options: PlayOptions) -> io::Result<()> {
     let rng = Rng::new(options.seed.unwrap_or(0));
@@ -638,11 +639,14 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 "Draw! The board is full and nobody connected {}.",
                 variant.connect()
             ))?,
-            Outcome::Draw(DrawReason::NoLineLeft) => self.say(&format!(
-                "Draw! Nobody can connect {} any more, so the game ends early with {} empty cells.",
-                variant.connect(),
-                game.board().empty_cells()
-            ))?,
+            Outcome::Draw(DrawReason::NoLineLeft) => {
+                let empty = game.board().empty_cells();
+                self.say(&format!(
+                    "Draw! Nobody can connect {} any more, so the game ends early with {empty} empty cell{}.",
+                    variant.connect(),
+                    if empty == 1 { "" } else { "s" }
+                ))?
+            }
             Outcome::InProgress => unreachable!("announce is called at the end"),
         }
         Ok(())
@@ -812,6 +816,25 @@ mod tests {
         assert!(out.flushed_at.contains(&at));
         assert!(text[at..].starts_with("\r\x1b[2KComputer (o) plays column "));
         assert_eq!(text.matches("is thinking").count(), 1);
+    }
+
+    #[test]
+    fn start_set_in_setup_plays_at_once_with_default_names() {
+        let options = PlayOptions {
+            echo: true,
+            ..PlayOptions::default()
+        };
+        let mut out = Vec::new();
+        run(&b"s\nstart on\n\n1\n"[..], &mut out, options).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let game = text.split_once("Setting: \n").unwrap().1;
+        assert!(
+            game.starts_with("\nNew game: 7x6 board, connect 4. Player 1 (x) vs Player 2 (o).\n")
+        );
+        assert!(!text.contains("Name of player") && !game.contains("Main menu"));
+        assert!(game.ends_with(
+            "Player 2 (o), your move (1-7, u, h, s, q): \nEnd of input: the game was not saved.\n"
+        ));
     }
 
     #[test]
