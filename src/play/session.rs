@@ -326,12 +326,16 @@ impl<R: BufRead, W: Write> Session<R, W> {
             text.push_str(", start on (one game at once, then the end)");
         }
         text.push_str("\nPlayers:");
-        for (token, name) in o.tokens.iter().zip(o.player_names()) {
+        for (i, (token, name)) in o.tokens.iter().zip(o.player_names()).enumerate() {
             let who = match o.computers.iter().find(|(t, _)| t == token) {
                 Some(&(_, level)) => format!("computer, {}", level_name(level)),
                 None => "person".to_string(),
             };
-            let name = name.unwrap_or_else(|| "name asked at the start".to_string());
+            let name = match name {
+                Some(name) => name,
+                None if o.start => format!("Player {}", i + 1),
+                None => "name asked at the start".to_string(),
+            };
             let _ = write!(text, " {token} {name} ({who});");
         }
         text.pop();
@@ -827,6 +831,7 @@ mod tests {
         let mut out = Vec::new();
         run(&b"s\nstart on\n\n1\n"[..], &mut out, options).unwrap();
         let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\nPlayers: x Player 1 (person); o Player 2 (person)\nSetting: \n"));
         let game = text.split_once("Setting: \n").unwrap().1;
         assert!(
             game.starts_with("\nNew game: 7x6 board, connect 4. Player 1 (x) vs Player 2 (o).\n")
