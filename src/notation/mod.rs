@@ -7,5 +7,8 @@ pub mod layout;
 pub mod moves;
 
 pub use fen::{fen_of, Fen, FenError};
-pub use layout::{render, Style};
-pub use moves::{format_moves, parse_column, parse_moves, play_moves, MovesError, SequenceError};
+pub use layout::{render, render_labelled, Style};
+pub use moves::{
+    format_moves, parse_column, parse_moves, parse_moves_counting, play_moves, Counting,
+    MovesError, SequenceError,
+};

@@ -11,6 +11,8 @@
 //!   column (`4453`, the public solvers' notation). Otherwise each run of digits is one column
 //!   number (`10 11 3`, `10,11,3`, and `4 4 5 3` on any board).
 //! - An item may not mix letters and digits (`4D`), and any other character is an error.
+//! - Numbers count from 1, or from 0 as S4 counts them when the caller asks
+//!   ([`parse_moves_counting`]); the columns read are 1-based either way.
 //!
 //! Leading and trailing separators do not count as "a separator" for the digit rule: ` 4453 `
 //! is four columns on a 7-wide board. Columns past the board (`h` or `9` on 7 columns) are read
@@ -75,16 +77,43 @@ fn is_separator(c: char) -> bool {
     c == ' ' || c == ','
 }
 
+/// Where written column numbers start. Letters always start at `a` = column 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counting {
+    /// `1` is the leftmost column, as S0, S1 and the protocol count.
+    FromOne,
+    /// `0` is the leftmost column, as S4 counts.
+    FromZero,
+}
+
 /// Reads a move sequence as 1-based column numbers, in order, following the grammar in the module
 /// doc. `width` decides whether a run of digits is one column or one column per digit, and names
 /// the columns in error messages. Numbers are not checked against the board: a caller passes each
 /// to `Game::column`.
 pub fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
+    parse_moves_counting(text, width, Counting::FromOne)
+}
+
+/// Reads a move sequence as [`parse_moves`] does, with written numbers counted as `counting`
+/// says: from zero, `012345` is columns 1 to 6.
+pub fn parse_moves_counting(
+    text: &str,
+    width: usize,
+    counting: Counting,
+) -> Result<Vec<u64>, MovesError> {
     let text = text.trim_matches(is_separator);
     let digit_per_column = width <= MAX_DIGIT_WIDTH && !text.contains(is_separator);
     let mut columns = Vec::new();
     for item in text.split(is_separator).filter(|item| !item.is_empty()) {
-        parse_item(item, width, digit_per_column, &mut columns)?;
+        let numbers_from = columns.len();
+        let is_number = parse_item(item, width, digit_per_column, &mut columns)?;
+        if is_number && counting == Counting::FromZero {
+            for column in &mut columns[numbers_from..] {
+                *column = column
+                    .checked_add(1)
+                    .ok_or_else(|| MovesError::NumberTooLarge(item.to_string()))?;
+            }
+        }
     }
     Ok(columns)
 }
@@ -135,13 +164,14 @@ pub fn parse_column(text: &str, width: usize) -> Result<u64, MovesError> {
     }
 }
 
-/// Appends the columns of one separator-free item to `columns`.
+/// Appends the columns of one separator-free item to `columns`, numbers as written; true when
+/// the item is digits, false when it is letters.
 fn parse_item(
     item: &str,
     width: usize,
     digit_per_column: bool,
     columns: &mut Vec<u64>,
-) -> Result<(), MovesError> {
+) -> Result<bool, MovesError> {
     if let Some(found) = item
         .chars()
         .find(|&c| !c.is_ascii_digit() && letter_column(c).is_none())
@@ -166,7 +196,7 @@ fn parse_item(
             .ok_or_else(|| MovesError::NumberTooLarge(item.to_string()))?;
         columns.push(number);
     }
-    Ok(())
+    Ok(has_digits)
 }
 
 /// Writes a move sequence the way [`parse_moves`] reads it back: digits run together on boards up
@@ -182,6 +212,29 @@ pub fn format_moves(columns: &[Column], width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbers_can_count_from_zero() {
+        use super::{parse_moves_counting, Counting};
+        assert_eq!(
+            parse_moves_counting("012345", 7, Counting::FromZero),
+            Ok(vec![1, 2, 3, 4, 5, 6])
+        );
+        assert_eq!(
+            parse_moves_counting("0 d 10", 16, Counting::FromZero),
+            Ok(vec![1, 4, 11])
+        );
+        assert_eq!(
+            parse_moves_counting("0 d", 7, Counting::FromOne),
+            Ok(vec![0, 4])
+        );
+        assert_eq!(
+            parse_moves_counting("18446744073709551615", 16, Counting::FromZero),
+            Err(super::MovesError::NumberTooLarge(
+                "18446744073709551615".into()
+            ))
+        );
+    }
+
     #[test]
     fn one_column_is_a_whole_number_or_one_letter() {
         assert_eq!(super::parse_column("12", 7), Ok(12));

@@ -36,7 +36,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "side to move, ply and result, with the winning line",
     ),
-    ("show", "[grid|dots|letters|pipes]", "draw the board"),
+    ("show", "[grid|dots|letters|pipes|numbers]", "draw the board"),
     ("fen", "", "the position as FEN"),
     ("legal", "", "the columns that can be played"),
     ("names", "", "every player's token and name"),
@@ -324,7 +324,7 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
                 .ok_or_else(|| {
                     usage(
                         name,
-                        format!("has no style '{a}'; styles: grid dots letters pipes"),
+                        format!("has no style '{a}'; styles: grid dots letters pipes numbers"),
                     )
                 }),
         },
