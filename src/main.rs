@@ -101,6 +101,7 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
                     "--bits" => options.table_bits = number("--bits", rest.next())? as u32,
                     "--threads" => options.threads = number("--threads", rest.next())?,
                     "--empty" => empty = true,
+                    "--analyze" => options.task = c4::batch::BenchTask::Analyze,
                     flag if flag.starts_with('-') => {
                         return Err(format!("c4 bench has no option '{flag}'"))
                     }
