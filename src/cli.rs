@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::batch::{BatchMode, BatchOptions, BenchOptions};
+use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
 use crate::play::{PlayOptions, SettingError};
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
 
@@ -129,6 +129,10 @@ pub struct BenchArgs {
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
     pub threads: usize,
+    /// Time every column's exact score instead of the position's, on files of
+    /// 'MOVES S1 ... S7' lines (as c4 solve --analyze writes them), reported per ply too
+    #[arg(long, conflicts_with = "empty")]
+    pub analyze: bool,
     /// Solve the empty 7x6 board instead of files
     #[arg(long, conflicts_with = "files")]
     pub empty: bool,
@@ -145,6 +149,11 @@ impl BenchArgs {
             limit: self.limit,
             table_bits: self.bits,
             threads: self.threads,
+            task: if self.analyze {
+                BenchTask::Analyze
+            } else {
+                BenchTask::Solve
+            },
         }
     }
 
