@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
 use crate::notation::play_moves;
 use crate::rules::{Game, Variant};
-use crate::solver::{Position, Solver, DEFAULT_TABLE_BITS};
+use crate::solver::{Position, Score, Solver, DEFAULT_TABLE_BITS};
 use crate::textio::{describe, read_bounded_line};
 
 /// The standard board the benchmark files are written for.
@@ -105,12 +105,7 @@ pub fn run_batch_solve(
                     writeln!(out, "{moves} {}", solver.solve_weak(&position).sign())?
                 }
                 BatchMode::Analyze => {
-                    let scores: Vec<String> = solver
-                        .analyze(&position)
-                        .into_iter()
-                        .map(|s| s.map_or_else(|| "-".to_string(), |s| s.to_string()))
-                        .collect();
-                    writeln!(out, "{moves} {}", scores.join(" "))?
+                    writeln!(out, "{moves} {}", analysis_text(&solver.analyze(&position)))?
                 }
             },
         }
@@ -118,6 +113,47 @@ pub fn run_batch_solve(
         out.flush()?;
     }
     Ok(())
+}
+
+/// Every column's score separated by spaces, `-` for a column that cannot be played.
+fn analysis_text(scores: &[Option<Score>]) -> String {
+    scores
+        .iter()
+        .map(|s| s.map_or_else(|| "-".to_string(), |s| s.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One line per number of stones played: `  ply=P positions=N p50=µs p90=µs max=µs`.
+fn write_plies(out: &mut impl Write, set: &BenchSet) -> io::Result<()> {
+    let mut plies: Vec<u32> = set.times.iter().map(|&(ply, _)| ply).collect();
+    plies.sort_unstable();
+    plies.dedup();
+    for ply in plies {
+        let mut times: Vec<Duration> = set
+            .times
+            .iter()
+            .filter(|&&(p, _)| p == ply)
+            .map(|&(_, t)| t)
+            .collect();
+        times.sort_unstable();
+        let micros = |t: Duration| t.as_secs_f64() * 1e6;
+        writeln!(
+            out,
+            "  ply={ply} positions={} p50={:.2}µs p90={:.2}µs max={:.2}µs",
+            times.len(),
+            micros(percentile(&times, 50)),
+            micros(percentile(&times, 90)),
+            micros(times[times.len() - 1]),
+        )?;
+    }
+    Ok(())
+}
+
+/// The nearest-rank `p`-th percentile of sorted, non-empty `times`.
+fn percentile(times: &[Duration], p: usize) -> Duration {
+    let rank = (p * times.len()).div_ceil(100).max(1);
+    times[rank - 1]
 }
 
 fn first_field(line: &str) -> &str {
@@ -153,6 +189,18 @@ pub struct BenchOptions {
     pub table_bits: u32,
     /// Threads per search.
     pub threads: usize,
+    /// What is timed per position.
+    pub task: BenchTask,
+}
+
+/// What [`run_bench`] times per position, and so what its files hold after the moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BenchTask {
+    /// The exact score: lines `MOVES SCORE`.
+    Solve,
+    /// Every column's exact score, as a GUI shows them: lines `MOVES S1 ... S7` as
+    /// `c4 solve --analyze` writes them (`-` for a full column); reported per ply as well.
+    Analyze,
 }
 
 impl Default for BenchOptions {
@@ -162,6 +210,7 @@ impl Default for BenchOptions {
             limit: None,
             table_bits: DEFAULT_TABLE_BITS,
             threads: 1,
+            task: BenchTask::Solve,
         }
     }
 }
@@ -181,6 +230,8 @@ pub struct BenchSet {
     pub mean_nodes: f64,
     /// Lines whose score differed from the file's, or that did not parse, as written.
     pub mismatches: Vec<String>,
+    /// Each position's stones played and time, in file order.
+    pub times: Vec<(u32, Duration)>,
 }
 
 impl BenchSet {
@@ -250,24 +301,31 @@ pub fn run_bench(
         let (mut total, mut max, mut nodes, mut positions) =
             (Duration::ZERO, Duration::ZERO, 0u64, 0);
         let mut mismatches = Vec::new();
+        let mut times = Vec::with_capacity(count);
         for line in lines {
-            let mut fields = line.split_whitespace();
-            let moves = fields.next().unwrap_or("");
-            let expected = fields.next().and_then(|s| s.parse::<i8>().ok());
+            let moves = first_field(line);
+            let expected = line[moves.len()..]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             let Ok(position) = position_of(moves, BENCH_WIDTH, BENCH_HEIGHT) else {
                 mismatches.push(line.to_string());
                 continue;
             };
             solver.reset();
             let start = Instant::now();
-            let score = solver.solve(&position);
+            let answer = match opts.task {
+                BenchTask::Solve => solver.solve(&position).to_string(),
+                BenchTask::Analyze => analysis_text(&solver.analyze(&position)),
+            };
             let elapsed = start.elapsed();
             total += elapsed;
             max = max.max(elapsed);
             nodes += solver.nodes();
             positions += 1;
-            if expected != Some(score.value()) {
-                mismatches.push(format!("{line} (solved {score})"));
+            times.push((position.moves_played(), elapsed));
+            if expected != answer {
+                mismatches.push(format!("{line} (solved {answer})"));
             }
             if let Some(p) = progress.as_mut() {
                 write!(p, "\r{} {positions}/{count}", file.display())?;
@@ -284,6 +342,7 @@ pub fn run_bench(
             max,
             mean_nodes: nodes as f64 / positions.max(1) as f64,
             mismatches,
+            times,
         };
         writeln!(
             out,
@@ -295,6 +354,9 @@ pub fn run_bench(
             set.mean_nodes,
             set.is_exact()
         )?;
+        if opts.task == BenchTask::Analyze {
+            write_plies(&mut out, &set)?;
+        }
         out.flush()?;
         report.sets.push(set);
     }
@@ -372,6 +434,36 @@ mod tests {
             lines[2]
         );
         assert_eq!(lines[3], "444444 1");
+    }
+
+    #[test]
+    fn analyze_bench_checks_every_column_and_reports_each_ply() {
+        let file = std::env::temp_dir().join(format!("c4-analyze-bench-{}", std::process::id()));
+        // Two lines of fixtures/bench/analyze/plies.txt, then one with a wrong score.
+        let right = "65643664554511644574 -11 -11 -11 - -3 -11 -11\n\
+                     4455 -4 -3 18 2 2 18 -3\n";
+        std::fs::write(&file, format!("{right}4455 -4 -3 18 2 2 17 -3\n")).unwrap();
+        let opts = BenchOptions {
+            task: BenchTask::Analyze,
+            table_bits: 18,
+            ..BenchOptions::default()
+        };
+        let mut out = Vec::new();
+        let report = run_bench(std::slice::from_ref(&file), &mut out, &opts, None).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        let set = &report.sets[0];
+        assert_eq!(set.positions, 3);
+        assert_eq!(
+            set.mismatches,
+            ["4455 -4 -3 18 2 2 17 -3 (solved -4 -3 18 2 2 18 -3)"]
+        );
+        let out = String::from_utf8(out).unwrap();
+        let plies: Vec<String> = out
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("ply="))
+            .map(|l| l.split(' ').take(2).collect::<Vec<_>>().join(" "))
+            .collect();
+        assert_eq!(plies, ["4 positions=2", "20 positions=1"], "{out}");
     }
 
     #[test]

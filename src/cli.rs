@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::batch::{BatchMode, BatchOptions, BenchOptions};
+use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
 use crate::play::{PlayOptions, SettingError};
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
 
@@ -129,6 +129,10 @@ pub struct BenchArgs {
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
     pub threads: usize,
+    /// Time every column's exact score instead of the position's, on files of
+    /// 'MOVES S1 ... S7' lines (as c4 solve --analyze writes them), reported per ply too
+    #[arg(long, conflicts_with = "empty")]
+    pub analyze: bool,
     /// Solve the empty 7x6 board instead of files
     #[arg(long, conflicts_with = "files")]
     pub empty: bool,
@@ -145,6 +149,11 @@ impl BenchArgs {
             limit: self.limit,
             table_bits: self.bits,
             threads: self.threads,
+            task: if self.analyze {
+                BenchTask::Analyze
+            } else {
+                BenchTask::Solve
+            },
         }
     }
 
@@ -180,7 +189,8 @@ pub struct PlayArgs {
     /// The players' tokens in turn order (sets the number of players)
     #[arg(long, value_name = "XOA")]
     pub tokens: Option<String>,
-    /// The players' names in turn order (others are asked at each new game)
+    /// The people's names in turn order, skipping the computer's players (who are called
+    /// Computer); others are asked at each new game
     #[arg(long, value_name = "Ann,Ben")]
     pub names: Option<String>,
     /// The computer plays TOKEN; LEVEL is random, lookahead:N (N 1-8, with :left, :right or
@@ -190,13 +200,14 @@ pub struct PlayArgs {
     /// A person plays TOKEN (undoes --computer for that token)
     #[arg(long, value_name = "TOKEN")]
     pub human: Vec<String>,
-    /// grid, dots, letters, pipes or colour (colour: dots with coloured tokens on a terminal
-    /// when NO_COLOR is unset; grid otherwise)
+    /// grid (S0), dots (S1), letters (S2), pipes (S4), numbers (S3: 0 empty, 1 and 2 the
+    /// players) or colour (dots with coloured tokens on a terminal when NO_COLOR is unset; grid
+    /// otherwise)
     #[arg(long, value_name = "STYLE")]
     pub style: Option<String>,
-    /// numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4 and the pipes
-    /// layout count): how prompts and messages name columns and, for from-zero, how typed
-    /// numbers are read
+    /// numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4 counts): how
+    /// prompts, messages and the board's labels name columns and, for from-zero, how typed
+    /// numbers and --moves are read
     #[arg(long, value_name = "NAMING", conflicts_with_all = ["letters", "from_zero"])]
     pub columns: Option<String>,
     /// Short for --columns letters
@@ -218,6 +229,11 @@ pub struct PlayArgs {
     /// Then play these moves (4453, or d d e c)
     #[arg(long, value_name = "MOVES")]
     pub moves: Option<String>,
+    /// Play one game at once: no menu, no questions for names (people not named by --names are
+    /// Player 1, Player 2, ...); c4 play ends with the game or at the end of the input, so a
+    /// file of columns plays a game. --start=off keeps the menu
+    #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on")]
+    pub start: Option<String>,
 }
 
 impl PlayArgs {
@@ -274,6 +290,7 @@ impl PlayArgs {
             ("seed", self.seed),
             ("fen", self.fen),
             ("moves", self.moves),
+            ("start", self.start),
         ];
         let rest = rest
             .into_iter()

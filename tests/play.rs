@@ -9,6 +9,8 @@
 mod common;
 
 use std::fs;
+use std::path::Path;
+use std::process::Output;
 
 use assert_cmd::Command;
 
@@ -33,29 +35,43 @@ fn read_script(text: &str) -> (Vec<String>, String) {
     (flags, input)
 }
 
+/// Runs the script at `path` through `c4 play` in a fresh folder (named after `suite` and the
+/// script) and checks that it exits with 0 and writes nothing on stderr.
+fn run_script(suite: &str, path: &Path) -> Output {
+    let (flags, input) = read_script(&fs::read_to_string(path).unwrap());
+    let folder = common::scratch_folder(suite, path.file_stem().unwrap().to_str().unwrap());
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .current_dir(&folder)
+        .env_remove("NO_COLOR")
+        .arg("play")
+        .args(&flags)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    fs::remove_dir_all(&folder).unwrap();
+    assert!(
+        output.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", path.display());
+    output
+}
+
 #[test]
 fn play_fixtures() {
     insta::glob!("../fixtures/play", "*.txt", |path| {
-        let (flags, input) = read_script(&fs::read_to_string(path).unwrap());
-        let folder = common::scratch_folder("play", path.file_stem().unwrap().to_str().unwrap());
-        let output = Command::cargo_bin("c4")
-            .unwrap()
-            .current_dir(&folder)
-            .env_remove("NO_COLOR")
-            .arg("play")
-            .args(&flags)
-            .write_stdin(input)
-            .output()
-            .unwrap();
-        fs::remove_dir_all(&folder).unwrap();
-        assert!(
-            output.stderr.is_empty(),
-            "stderr: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert_eq!(output.status.code(), Some(0), "{}", path.display());
+        let output = run_script("play", path);
         insta::assert_snapshot!(String::from_utf8(output.stdout).unwrap());
     });
+}
+
+#[test]
+fn an_answer_file_gives_the_same_transcript_on_every_run() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/play/start_computer.txt");
+    let first = run_script("rerun", &path);
+    assert_eq!(first.stdout, run_script("rerun", &path).stdout);
 }
 
 #[test]

@@ -1,8 +1,10 @@
-//! Board pictures: the four layouts of the source programs, drawn for any board size.
+//! Board pictures: the five layouts of the source programs, drawn for any board size.
 //! Only text is made here; printing it is the caller's business.
 //!
 //! Every layout draws the top row first, ends each line with `\n`, and has no trailing spaces and
 //! no empty lines. On the standard 7x6 board each reproduces its source program byte for byte.
+//! Column labels are the source's own ([`render`]) or any others ([`render_labelled`]), so that a
+//! program can label columns the way it asks people to type them.
 
 use crate::rules::{Board, Variant};
 
@@ -21,15 +23,35 @@ pub enum Style {
     /// S4's `|X|O| |` rows over a rule of `2*width+1` dashes and 0-based column labels, which
     /// wrap to `0` after `9` (as the source does) so that each stays one character under its cell.
     Pipes,
+    /// S3's grid of numbers: `0` for an empty cell and the player's number (`1`, `2`, up to `8`
+    /// with more players) for a stone, one space between cells, no labels.
+    Numbers,
 }
 
 impl Style {
     /// Every style, in the order they are listed to users.
-    pub const ALL: [Style; 4] = [Style::Grid, Style::Dots, Style::Letters, Style::Pipes];
+    pub const ALL: [Style; 5] = [
+        Style::Grid,
+        Style::Dots,
+        Style::Letters,
+        Style::Pipes,
+        Style::Numbers,
+    ];
 
-    /// The style called `name` (`grid`, `dots`, `letters` or `pipes`, lowercase), if any.
+    /// The style called `name` (`grid`, `dots`, `letters`, `pipes` or `numbers`, lowercase), if
+    /// any.
     pub fn from_name(name: &str) -> Option<Style> {
         Style::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The label the source program gave 1-based column `number` (1 to 16): `4` (grid, dots),
+    /// `D` (letters) or `3` (pipes, which count from 0). Numbers has no labels.
+    pub fn source_label(self, number: u64) -> String {
+        match self {
+            Style::Grid | Style::Dots | Style::Numbers => number.to_string(),
+            Style::Letters => ((b'A' + number as u8 - 1) as char).to_string(),
+            Style::Pipes => (number - 1).to_string(),
+        }
     }
 
     /// The style's name, as [`Style::from_name`] reads it.
@@ -39,23 +61,41 @@ impl Style {
             Style::Dots => "dots",
             Style::Letters => "letters",
             Style::Pipes => "pipes",
+            Style::Numbers => "numbers",
         }
     }
 }
 
-/// Draws `board` in `style` with `variant`'s tokens: lines joined by `\n`, with a final `\n`.
-/// `board` must have `variant`'s size.
+/// Draws `board` in `style` with `variant`'s tokens and the source's column labels: lines joined
+/// by `\n`, with a final `\n`. `board` must have `variant`'s size.
 pub fn render(board: &Board, variant: &Variant, style: Style) -> String {
+    render_labelled(board, variant, style, &|number| style.source_label(number))
+}
+
+/// Draws `board` as [`render`] does, with `label(number)` as the label of 1-based column
+/// `number`. Labels of one or two characters keep every layout aligned; the letters header and
+/// the pipes footer, one character per column, take each label's last character.
+pub fn render_labelled(
+    board: &Board,
+    variant: &Variant,
+    style: Style,
+    label: &dyn Fn(u64) -> String,
+) -> String {
     debug_assert_eq!(
         (board.width(), board.height()),
         (variant.width(), variant.height())
     );
-    let picture = Picture { board, variant };
+    let picture = Picture {
+        board,
+        variant,
+        label,
+    };
     let lines = match style {
         Style::Grid => picture.grid(),
         Style::Dots => picture.dots(),
         Style::Letters => picture.letters(),
         Style::Pipes => picture.pipes(),
+        Style::Numbers => picture.numbers(),
     };
     let mut text = String::new();
     for line in lines {
@@ -65,11 +105,13 @@ pub fn render(board: &Board, variant: &Variant, style: Style) -> String {
     text
 }
 
-/// A board with the tokens to draw it in; each method returns the lines of one style, which
-/// `render` trims and joins, so a cell drawn as spaces at the end of a line leaves no trace.
+/// A board with the tokens and column labels to draw it in; each method returns the lines of
+/// one style, which `render_labelled` trims and joins, so a cell drawn as spaces at the end of a
+/// line leaves no trace.
 struct Picture<'a> {
     board: &'a Board,
     variant: &'a Variant,
+    label: &'a dyn Fn(u64) -> String,
 }
 
 impl Picture<'_> {
@@ -89,6 +131,16 @@ impl Picture<'_> {
         0..self.board.width()
     }
 
+    /// The label of 0-based `column`.
+    fn label(&self, column: usize) -> String {
+        (self.label)(column as u64 + 1)
+    }
+
+    /// The last character of the label of 0-based `column`, for layouts with one per column.
+    fn label_char(&self, column: usize) -> char {
+        self.label(column).chars().last().unwrap_or(' ')
+    }
+
     /// One row's cells, each drawn by `draw` from its token or `empty`, run together.
     fn row(&self, row: usize, empty: char, draw: impl Fn(char) -> String) -> String {
         self.columns()
@@ -106,7 +158,7 @@ impl Picture<'_> {
         // Cell centres are four apart and the first is under `col `'s end, as in the source.
         let labels: String = self
             .columns()
-            .map(|column| format!(" {:<3}", column + 1))
+            .map(|column| format!(" {:<3}", self.label(column)))
             .collect();
         lines.push(format!("col{labels}"));
         lines
@@ -115,7 +167,7 @@ impl Picture<'_> {
     fn dots(&self) -> Vec<String> {
         let header = self
             .columns()
-            .map(|column| format!("{:>2} ", column + 1))
+            .map(|column| format!("{:>2} ", self.label(column)))
             .collect();
         let mut lines = vec![header];
         lines.extend(
@@ -126,7 +178,7 @@ impl Picture<'_> {
     }
 
     fn letters(&self) -> Vec<String> {
-        let header = self.columns().map(|c| (b'A' + c as u8) as char).collect();
+        let header = self.columns().map(|c| self.label_char(c)).collect();
         let mut lines = vec![header];
         lines.extend(self.rows().map(|row| self.row(row, '.', String::from)));
         lines
@@ -140,10 +192,22 @@ impl Picture<'_> {
         lines.push("-".repeat(2 * self.board.width() + 1));
         lines.push(
             self.columns()
-                .map(|column| format!(" {}", column % 10))
+                .map(|column| format!(" {}", self.label_char(column)))
                 .collect(),
         );
         lines
+    }
+
+    fn numbers(&self) -> Vec<String> {
+        self.rows()
+            .map(|row| {
+                self.columns()
+                    .map(|column| self.board.at(row, column).map_or(0, |p| p.index() + 1))
+                    .map(|number| number.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
     }
 }
 
@@ -260,6 +324,43 @@ col 1   2   3   4   5   6   7
     }
 
     #[test]
+    fn numbers_reproduce_s3() {
+        let v = variant(7, 6, ['x', 'o']);
+        let b = board(
+            &v,
+            &[
+                ".......", ".......", ".......", "...o...", "..ox...", ".xxoo..",
+            ],
+        );
+        let expected = "0 0 0 0 0 0 0
+0 0 0 0 0 0 0
+0 0 0 0 0 0 0
+0 0 0 2 0 0 0
+0 0 2 1 0 0 0
+0 1 1 2 2 0 0
+";
+        assert_eq!(render(&b, &v, Style::Numbers), expected);
+    }
+
+    #[test]
+    fn labels_can_be_any() {
+        let v = variant(3, 2, ['x', 'o']);
+        let b = board(&v, &[".o.", "xx."]);
+        let letters = |number: u64| ((b'a' + number as u8 - 1) as char).to_string();
+        let draw = |style| render_labelled(&b, &v, style, &letters);
+        assert!(draw(Style::Grid).ends_with("\ncol a   b   c\n"));
+        assert!(draw(Style::Dots).starts_with(" a  b  c\n"));
+        assert!(draw(Style::Letters).starts_with("abc\n"));
+        assert!(draw(Style::Pipes).ends_with("\n a b c\n"));
+        assert_eq!(draw(Style::Numbers), render(&b, &v, Style::Numbers));
+        // One character per column: the last one of a two-digit label.
+        let v = variant(12, 2, ['x', 'o']);
+        let b = Board::empty(12, 2);
+        let pipes = render_labelled(&b, &v, Style::Pipes, &|n| n.to_string());
+        assert!(pipes.ends_with("\n 1 2 3 4 5 6 7 8 9 0 1 2\n"));
+    }
+
+    #[test]
     fn one_by_one() {
         let v = variant(1, 1, ['x', 'o']);
         let b = board(&v, &["x"]);
@@ -268,6 +369,7 @@ col 1   2   3   4   5   6   7
         assert_eq!(draw(Style::Dots), " 1\n x\n");
         assert_eq!(draw(Style::Letters), "A\nx\n");
         assert_eq!(draw(Style::Pipes), "|x|\n---\n 0\n");
+        assert_eq!(draw(Style::Numbers), "1\n");
         let empty = Board::empty(1, 1);
         assert_eq!(render(&empty, &v, Style::Dots), " 1\n .\n");
         assert_eq!(render(&empty, &v, Style::Pipes), "| |\n---\n 0\n");
@@ -291,6 +393,7 @@ col 1   2   3
         assert_eq!(draw(Style::Dots), " 1  2  3\n .  o  .\n x  x  .\n");
         assert_eq!(draw(Style::Letters), "ABC\n.o.\nxx.\n");
         assert_eq!(draw(Style::Pipes), "| |o| |\n|x|x| |\n-------\n 0 1 2\n");
+        assert_eq!(draw(Style::Numbers), "0 2 0\n1 1 0\n");
     }
 
     #[test]

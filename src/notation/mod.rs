@@ -9,8 +9,8 @@ pub mod layout;
 pub mod moves;
 
 pub use fen::{fen_of, Fen, FenError, FenPositionError, FenSyntaxError};
-pub use layout::{render, Style};
+pub use layout::{render, render_labelled, Style};
 pub use moves::{
-    format_moves, parse_column, parse_moves, play_moves, play_sequence, MoveText, MovesError,
-    SequenceError,
+    format_moves, parse_column, parse_moves, parse_moves_counting, play_moves, play_sequence,
+    Counting, MoveText, MovesError, SequenceError,
 };

@@ -14,6 +14,8 @@
 //!   column (`4453`, the public solvers' notation). Otherwise each run of digits is one column
 //!   number (`10 11 3`, `10,11,3`, and `4 4 5 3` on any board).
 //! - An item may not mix letters and digits (`4D`), and any other character is an error.
+//! - Numbers count from 1, or from 0 as S4 counts them when the caller asks
+//!   ([`MoveText::columns_counting`]); the columns read are 1-based either way.
 //!
 //! Leading and trailing separators do not count as "a separator" for the digit rule: ` 4453 `
 //! is four columns on a 7-wide board; a separator between items means there are two items or
@@ -74,6 +76,15 @@ fn letter_column(c: char) -> Option<u8> {
 
 fn is_separator(c: char) -> bool {
     c == ' ' || c == ','
+}
+
+/// Where written column numbers start. Letters always start at `a` = column 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counting {
+    /// `1` is the leftmost column, as S0, S1 and the protocol count.
+    FromOne,
+    /// `0` is the leftmost column, as S4 counts.
+    FromZero,
 }
 
 /// A move sequence as written: its items, read but not yet given a board. Two texts that mean
@@ -143,22 +154,54 @@ impl MoveText {
     /// columns each digit is a column, otherwise each run of digits is one number. Numbers are
     /// not checked against the board: a caller passes each to `Game::column`.
     pub fn columns(&self, width: usize) -> Result<Vec<u64>, MovesError> {
+        self.columns_counting(width, Counting::FromOne)
+    }
+
+    /// [`MoveText::columns`], with written numbers counted as `counting` says: from zero,
+    /// `012345` is columns 1 to 6. The columns given are 1-based either way.
+    pub fn columns_counting(
+        &self,
+        width: usize,
+        counting: Counting,
+    ) -> Result<Vec<u64>, MovesError> {
         let digit_per_column = width <= MAX_DIGIT_WIDTH && self.items.len() <= 1;
+        let offset = match counting {
+            Counting::FromOne => 0,
+            Counting::FromZero => 1,
+        };
         let mut columns = Vec::new();
         for item in &self.items {
+            let too_large = || MovesError::NumberTooLarge(item.to_string());
             match item {
                 Item::Letters(letters) => columns.extend(letters.iter().map(|&c| u64::from(c))),
                 Item::Digits(digits) if digit_per_column => {
-                    columns.extend(digits.bytes().map(|b| u64::from(b - b'0')))
+                    columns.extend(digits.bytes().map(|b| u64::from(b - b'0') + offset))
                 }
                 Item::Digits(digits) => columns.push(
                     digits
                         .parse::<u64>()
-                        .map_err(|_| MovesError::NumberTooLarge(digits.clone()))?,
+                        .ok()
+                        .and_then(|n| n.checked_add(offset))
+                        .ok_or_else(too_large)?,
                 ),
             }
         }
         Ok(columns)
+    }
+}
+
+impl fmt::Display for Item {
+    /// Letters in lowercase, digits as written.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Item::Letters(letters) => {
+                for &c in letters {
+                    write!(f, "{}", letter(usize::from(c)))?;
+                }
+                Ok(())
+            }
+            Item::Digits(digits) => f.write_str(digits),
+        }
     }
 }
 
@@ -170,14 +213,7 @@ impl fmt::Display for MoveText {
             if i > 0 {
                 f.write_str(" ")?;
             }
-            match item {
-                Item::Letters(letters) => {
-                    for &c in letters {
-                        write!(f, "{}", letter(usize::from(c)))?;
-                    }
-                }
-                Item::Digits(digits) => f.write_str(digits)?,
-            }
+            write!(f, "{item}")?;
         }
         Ok(())
     }
@@ -187,6 +223,16 @@ impl fmt::Display for MoveText {
 /// doc: [`MoveText::parse`], then [`MoveText::columns`] for a board `width` wide.
 pub fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
     MoveText::parse(text)?.columns(width)
+}
+
+/// Reads a move sequence as [`parse_moves`] does, with written numbers counted as `counting`
+/// says: from zero, `012345` is columns 1 to 6.
+pub fn parse_moves_counting(
+    text: &str,
+    width: usize,
+    counting: Counting,
+) -> Result<Vec<u64>, MovesError> {
+    MoveText::parse(text)?.columns_counting(width, counting)
 }
 
 /// Why a written move sequence cannot be played.
@@ -262,6 +308,29 @@ pub fn format_moves(columns: &[Column], width: usize) -> String {
 }
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbers_can_count_from_zero() {
+        use super::{parse_moves_counting, Counting};
+        assert_eq!(
+            parse_moves_counting("012345", 7, Counting::FromZero),
+            Ok(vec![1, 2, 3, 4, 5, 6])
+        );
+        assert_eq!(
+            parse_moves_counting("0 d 10", 16, Counting::FromZero),
+            Ok(vec![1, 4, 11])
+        );
+        assert_eq!(
+            parse_moves_counting("0 d", 7, Counting::FromOne),
+            Ok(vec![0, 4])
+        );
+        assert_eq!(
+            parse_moves_counting("18446744073709551615", 16, Counting::FromZero),
+            Err(super::MovesError::NumberTooLarge(
+                "18446744073709551615".into()
+            ))
+        );
+    }
+
     #[test]
     fn one_column_is_a_whole_number_or_one_letter() {
         assert_eq!(super::parse_column("12"), Ok(12));

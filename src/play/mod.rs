@@ -24,6 +24,7 @@ pub fn run_stdio(mut options: PlayOptions) -> io::Result<()> {
     options.echo = !stdin.is_terminal();
     options.colour_allowed =
         io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    options.thinking_shown = io::stdout().is_terminal();
     if options.seed.is_none() && stdin.is_terminal() {
         options.seed = Some(clock_seed());
     }

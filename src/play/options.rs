@@ -5,14 +5,16 @@
 use std::fmt;
 
 use crate::engine::{Level, TieBreak};
-use crate::notation::{parse_moves, Fen, Style};
+use crate::notation::{parse_moves_counting, Counting, Fen, Style};
 use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
-use crate::rules::{Game, Player, Token, Variant};
+use crate::rules::{Game, MoveError, Player, Token, Variant};
 
 /// The deepest look-ahead a computer player may be given (7^8 positions on the standard board).
 pub const MAX_LOOKAHEAD: u32 = 8;
 /// The longest player name.
 pub const MAX_NAME_CHARS: usize = 64;
+/// What the computer players are called.
+pub const COMPUTER_NAME: &str = "Computer";
 
 /// How the board is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +75,46 @@ impl ColumnNames {
             ColumnNames::FromZero => "from-zero",
         }
     }
+
+    /// 1-based column `number` as people are shown it and type it: `4`, `D` or (from zero) `3`.
+    pub fn label(self, number: u64) -> String {
+        match (self, number) {
+            (ColumnNames::Letters, 1..=16) => ((b'A' + number as u8 - 1) as char).to_string(),
+            (ColumnNames::FromZero, 1..) => (number - 1).to_string(),
+            _ => number.to_string(),
+        }
+    }
+
+    /// The columns of a board `width` wide: `1-7`, `A-G`, `0-6`, or just `1` on one column.
+    pub fn range(self, width: usize) -> String {
+        let last = self.label(width as u64);
+        if width == 1 {
+            last
+        } else {
+            format!("{}-{last}", self.label(1))
+        }
+    }
+
+    /// How typed numbers count.
+    pub fn counting(self) -> Counting {
+        match self {
+            ColumnNames::FromZero => Counting::FromZero,
+            ColumnNames::Numbers | ColumnNames::Letters => Counting::FromOne,
+        }
+    }
+
+    /// Why a move cannot be played, naming the column this way: `column 7 is off the board`.
+    pub fn move_problem(self, problem: &MoveError) -> String {
+        match problem {
+            MoveError::OffBoard { column, .. } => {
+                format!("column {} is off the board", self.label(*column))
+            }
+            MoveError::ColumnFull(column) => {
+                format!("column {} is full", self.label(column.number() as u64))
+            }
+            MoveError::GameOver(_) => problem.to_string(),
+        }
+    }
 }
 
 /// A setting that cannot be taken, in words for the person who typed it.
@@ -109,8 +151,8 @@ pub struct PlayOptions {
     pub connect: usize,
     /// Tokens in turn order; their number is the number of players.
     pub tokens: Vec<char>,
-    /// Names given in advance, in turn order; players past the end are asked (people) or called
-    /// `Computer` (the computer).
+    /// The people's names, given in advance in turn order, skipping the players the computer
+    /// plays (those are called `Computer`); people past the end are asked at each new game.
     pub names: Vec<String>,
     /// The players the computer plays, by token, and how well.
     pub computers: Vec<(char, Level)>,
@@ -126,15 +168,23 @@ pub struct PlayOptions {
     pub fen: Option<String>,
     /// Moves played from the start position before a new game begins (`4453`, `d d e c`).
     pub moves: Option<String>,
+    /// Whether one game starts at once, without the menu or questions for names (people not
+    /// named are `Player N`), and `c4 play` ends when it ends: for a file of answers that holds
+    /// only columns, as S1's grader pipes it.
+    pub start: bool,
     /// Whether each answer read is written after its prompt, so that a transcript of piped input
     /// reads like a terminal session.
     pub echo: bool,
     /// Whether the terminal may be given colour (see [`BoardStyle::Colour`]).
     pub colour_allowed: bool,
+    /// Whether a line says who is thinking while the computer searches, erased when it plays:
+    /// on a terminal only, so that piped output stays the same from run to run.
+    pub thinking_shown: bool,
 }
 
 impl Default for PlayOptions {
-    /// The standard game, two people, grid layout, numbered columns, no echo, no colour.
+    /// The standard game, two people, grid layout, numbered columns, no echo, no colour, no
+    /// thinking line.
     fn default() -> Self {
         PlayOptions {
             width: STANDARD_WIDTH,
@@ -149,8 +199,10 @@ impl Default for PlayOptions {
             seed: None,
             fen: None,
             moves: None,
+            start: false,
             echo: false,
             colour_allowed: false,
+            thinking_shown: false,
         }
     }
 }
@@ -165,12 +217,13 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("names", "Ann,Ben"),
     ("computer", "TOKEN=LEVEL"),
     ("human", "TOKEN"),
-    ("style", "grid|dots|letters|pipes|colour"),
+    ("style", "grid|dots|letters|pipes|numbers|colour"),
     ("columns", "numbers|letters|from-zero"),
     ("early-draw", "on|off"),
     ("seed", "N"),
     ("fen", "FEN|none"),
     ("moves", "MOVES|none"),
+    ("start", "on|off"),
 ];
 
 impl PlayOptions {
@@ -214,7 +267,7 @@ impl PlayOptions {
             "style" => {
                 self.style = BoardStyle::from_name(value).ok_or_else(|| {
                     error(format!(
-                        "unknown style '{value}'; styles: grid, dots, letters, pipes, colour"
+                        "unknown style '{value}'; styles: grid, dots, letters, pipes, numbers, colour"
                     ))
                 })?;
             }
@@ -234,6 +287,7 @@ impl PlayOptions {
             }
             "fen" => self.fen = (value != "none").then(|| value.to_string()),
             "moves" => self.moves = (value != "none").then(|| value.to_string()),
+            "start" => self.start = on_off(value)?,
             _ => {
                 let known: Vec<&str> = SETTINGS.iter().map(|(name, _)| *name).collect();
                 return Err(error(format!(
@@ -272,16 +326,6 @@ impl PlayOptions {
     /// The position a new game starts from: the FEN (or the empty board), then the moves.
     pub fn start(&self) -> Result<Game, SettingError> {
         let variant = self.variant()?;
-        if self.names.len() > variant.players() {
-            return Err(error(format!(
-                "{} names for {} players",
-                self.names.len(),
-                variant.players()
-            )));
-        }
-        for name in &self.names {
-            check_name(name)?;
-        }
         for &(token, _) in &self.computers {
             if variant.player_of(token).is_none() {
                 return Err(error(format!(
@@ -289,6 +333,16 @@ impl PlayOptions {
                     self.tokens.iter().collect::<String>()
                 )));
             }
+        }
+        for name in &self.names {
+            check_name(name)?;
+        }
+        let people = variant.players() - self.computers.len();
+        if self.names.len() > people {
+            return Err(error(format!(
+                "{} names, but people play {people} of the players (the computer's are called {COMPUTER_NAME})",
+                self.names.len(),
+            )));
         }
         let mut game = match &self.fen {
             Some(text) => Fen::parse(text)
@@ -299,14 +353,34 @@ impl PlayOptions {
         };
         if let Some(text) = &self.moves {
             let width = game.variant().width();
-            let numbers = parse_moves(text, width).map_err(|e| error(format!("moves: {e}")))?;
+            let numbers = parse_moves_counting(text, width, self.columns.counting())
+                .map_err(|e| error(format!("moves: {e}")))?;
             for (i, n) in numbers.into_iter().enumerate() {
                 game.column(n)
                     .and_then(|column| game.play(column))
-                    .map_err(|e| error(format!("moves: move {}: {e}", i + 1)))?;
+                    .map_err(|e| {
+                        let problem = self.columns.move_problem(&e);
+                        error(format!("moves: move {}: {problem}", i + 1))
+                    })?;
             }
         }
         Ok(game)
+    }
+
+    /// The players' names in turn order: [`COMPUTER_NAME`] for the computer's, the names given
+    /// for people in turn, and `None` for people past the names given.
+    pub fn player_names(&self) -> Vec<Option<String>> {
+        let mut given = self.names.iter();
+        self.tokens
+            .iter()
+            .map(|token| {
+                if self.computers.iter().any(|(t, _)| t == token) {
+                    Some(COMPUTER_NAME.to_string())
+                } else {
+                    given.next().cloned()
+                }
+            })
+            .collect()
     }
 
     /// The level of `player` if the computer plays it.
@@ -319,11 +393,17 @@ impl PlayOptions {
     }
 }
 
-/// A name someone can be called by: not empty, at most [`MAX_NAME_CHARS`] characters, no
-/// control characters (a saved game keeps one name per line).
+/// A name someone can be called by: not empty, not one of the commands `q`, `h`, `s` or `u`
+/// (any case), at most [`MAX_NAME_CHARS`] characters, no control characters (a saved game keeps
+/// one name per line).
 pub fn check_name(name: &str) -> Result<(), SettingError> {
     if name.trim().is_empty() {
         return Err(error("a name cannot be empty"));
+    }
+    if ["q", "h", "s", "u"].contains(&name.to_ascii_lowercase().as_str()) {
+        return Err(error(format!(
+            "'{name}' is a command (q quit, h hint, s save, u undo), not a name"
+        )));
     }
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(error(format!(
@@ -428,8 +508,9 @@ mod tests {
         assert_eq!(o.style, BoardStyle::Layout(Style::Dots));
         assert!(o.columns == ColumnNames::Letters && !o.early_draw);
         assert_eq!(o.seed, Some(7));
-        let o = PlayOptions::from_args(&args("--from-zero")).unwrap();
-        assert_eq!(o.columns, ColumnNames::FromZero);
+        let o = PlayOptions::from_args(&args("--from-zero --start")).unwrap();
+        assert!(o.columns == ColumnNames::FromZero && o.start);
+        assert!(!PlayOptions::from_args(&args("--start=off")).unwrap().start);
     }
 
     #[test]
@@ -459,6 +540,50 @@ mod tests {
         );
         assert_eq!(fail("play"), "error: unexpected argument 'play' found");
         assert_eq!(fail("--moves 4444444"), "moves: move 7: column 4 is full");
+        assert_eq!(
+            fail("--from-zero --moves 0127"),
+            "moves: move 4: column 7 is off the board"
+        );
+    }
+
+    #[test]
+    fn names_are_for_people_and_not_commands() {
+        let o = PlayOptions::from_args(&args("--names Ann --computer x=random")).unwrap();
+        assert_eq!(
+            o.player_names(),
+            vec![Some("Computer".to_string()), Some("Ann".to_string())]
+        );
+        let o =
+            PlayOptions::from_args(&args("--players 3 --names Ann --computer o=random")).unwrap();
+        assert_eq!(
+            o.player_names(),
+            vec![Some("Ann".to_string()), Some("Computer".to_string()), None]
+        );
+        let fail = |text: &str| PlayOptions::from_args(&args(text)).unwrap_err().to_string();
+        assert_eq!(
+            fail("--names Ann,Ben --computer o=random"),
+            "2 names, but people play 1 of the players (the computer's are called Computer)"
+        );
+        for command in ["q", "H", "s", "u"] {
+            assert_eq!(
+                fail(&format!("--names Ann,{command}")),
+                format!("'{command}' is a command (q quit, h hint, s save, u undo), not a name")
+            );
+        }
+    }
+
+    #[test]
+    fn from_zero_counts_the_moves_too() {
+        let game = |text| {
+            PlayOptions::from_args(&args(text))
+                .unwrap()
+                .start()
+                .unwrap()
+        };
+        let s4 = game("--from-zero --moves 012345");
+        assert_eq!(s4, game("--moves 123456"));
+        assert_eq!(game("--moves 012345 --from-zero"), s4);
+        assert_eq!(game("--from-zero --moves a,b,c,d,e,f"), s4);
     }
 
     #[test]

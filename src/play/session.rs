@@ -7,8 +7,8 @@ use std::path::Path;
 
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
 use crate::engine::{self, perfect, Level, Rng, HEURISTIC_PLIES};
-use crate::notation::{fen_of, parse_column, render, Style};
-use crate::rules::{Direction, DrawReason, Game, MoveError, Outcome, Player};
+use crate::notation::{fen_of, parse_column, render_labelled, Style};
+use crate::rules::{Direction, DrawReason, Game, Outcome, Player};
 use crate::solver::{Limits, Solver};
 use crate::textio::{read_bounded_line, savefile};
 
@@ -80,7 +80,8 @@ fn parse_answer(text: &str, columns: ColumnNames) -> Answer {
     }
 }
 
-/// Runs `c4 play` on `input` and `output` until the player quits or the input ends. Prompts end
+/// Runs `c4 play` on `input` and `output` until the player quits, the input ends or, with
+/// [`PlayOptions::start`], the game ends. Prompts end
 /// without a newline and are flushed; with `options.echo` each answer is written after its prompt.
 pub fn run(input: impl BufRead, output: impl Write, options: PlayOptions) -> io::Result<()> {
     let rng = Rng::new(options.seed.unwrap_or(0));
@@ -179,10 +180,14 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(Some(text.trim().to_string()))
     }
 
-    /// The start menu, until the player quits.
+    /// The start menu, until the player quits; with [`PlayOptions::start`] (from the flags or
+    /// set in setup), one game at once instead, and then the end.
     fn menu(&mut self) -> Result<(), Halt> {
         self.say("Welcome to c4: Connect Four for 2 to 8 players, people or computer.")?;
         loop {
+            if self.options.start {
+                return self.new_game();
+            }
             self.say("")?;
             self.say("Main menu: n = new game, l = load a saved game, s = setup, q = quit")?;
             let choice = self.ask("Your choice: ")?;
@@ -198,7 +203,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
     }
 
-    /// Asks the names not given in the settings, then plays from the configured start.
+    /// Asks the names not given in the settings (or, with [`PlayOptions::start`], takes
+    /// `Player N`), then plays from the configured start.
     fn new_game(&mut self) -> Result<(), Halt> {
         let game = match self.options.start() {
             Ok(game) => game,
@@ -210,31 +216,35 @@ impl<R: BufRead, W: Write> Session<R, W> {
         };
         let variant = game.variant().clone();
         let mut names = Vec::new();
-        for i in 0..variant.players() {
-            let player = Player(i as u8);
-            if let Some(name) = self.options.names.get(i) {
-                names.push(name.clone());
-            } else if self.options.computer_level(&variant, player).is_some() {
-                names.push("Computer".to_string());
-            } else {
-                let default = format!("Player {}", i + 1);
-                let prompt = format!(
-                    "Name of player {} ({}), or Enter for {default}: ",
-                    i + 1,
-                    variant.token(player)
-                );
-                names.push(self.ask_name(&prompt, default)?);
-            }
+        for (i, name) in self.options.player_names().into_iter().enumerate() {
+            let default = format!("Player {}", i + 1);
+            let name = match name {
+                Some(name) => name,
+                None if self.options.start => default,
+                None => {
+                    let prompt = format!(
+                        "Name of player {} ({}), or Enter for {default}: ",
+                        i + 1,
+                        variant.token(Player(i as u8))
+                    );
+                    self.ask_name(&prompt, default)?
+                }
+            };
+            names.push(name);
         }
         self.play(game, names, None)
     }
 
-    /// Asks until the answer is a usable name; an empty answer takes `default`.
+    /// Asks until the answer is a usable name; an empty answer takes `default`, and `q` quits
+    /// as it does everywhere else.
     fn ask_name(&mut self, prompt: &str, default: String) -> Result<String, Halt> {
         loop {
             let answer = self.ask(prompt)?;
             if answer.is_empty() {
                 return Ok(default);
+            }
+            if answer.eq_ignore_ascii_case("q") {
+                return Err(Halt::Quit);
             }
             match check_name(&answer) {
                 Ok(()) => return Ok(answer),
@@ -312,13 +322,20 @@ impl<R: BufRead, W: Write> Session<R, W> {
         if let Some(moves) = &o.moves {
             let _ = write!(text, ", after moves {moves}");
         }
+        if o.start {
+            text.push_str(", start on (one game at once, then the end)");
+        }
         text.push_str("\nPlayers:");
-        for (i, token) in o.tokens.iter().enumerate() {
-            let (name, who) = match o.computers.iter().find(|(t, _)| t == token) {
-                Some(&(_, level)) => ("Computer", format!("computer, {}", level_name(level))),
-                None => ("name asked at the start", "person".to_string()),
+        for (i, (token, name)) in o.tokens.iter().zip(o.player_names()).enumerate() {
+            let who = match o.computers.iter().find(|(t, _)| t == token) {
+                Some(&(_, level)) => format!("computer, {}", level_name(level)),
+                None => "person".to_string(),
             };
-            let name = o.names.get(i).map_or(name, String::as_str);
+            let name = match name {
+                Some(name) => name,
+                None if o.start => format!("Player {}", i + 1),
+                None => "name asked at the start".to_string(),
+            };
             let _ = write!(text, " {token} {name} ({who});");
         }
         text.pop();
@@ -335,6 +352,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         };
         let title = file.map_or_else(|| "New game".to_string(), |f| format!("Loaded {f}"));
         self.say(&format!("\n{title}: {}", self.opening(&current)))?;
+        self.say(&self.board(&current.game))?;
         self.game = Some(current);
         let result = self.turns();
         if result.is_ok() {
@@ -372,7 +390,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             .expect("turns run only while a game is being played")
     }
 
-    /// Turn after turn until the game ends.
+    /// Turn after turn until the game ends, with the board after every move.
     fn turns(&mut self) -> Result<(), Halt> {
         loop {
             let game = self.current().game.clone();
@@ -382,20 +400,36 @@ impl<R: BufRead, W: Write> Session<R, W> {
             let player = game.to_move();
             match self.options.computer_level(game.variant(), player) {
                 Some(level) => self.computer_move(&game, level)?,
-                None => {
-                    self.say(&self.board(&game))?;
-                    self.human_turn()?;
-                }
+                None => self.human_turn()?,
             }
+            let game = self.current().game.clone();
+            self.say(&self.board(&game))?;
         }
+    }
+
+    /// Runs `search` after flushing everything written so far, so that the board stays on the
+    /// screen while it runs. With [`PlayOptions::thinking_shown`], `thinking` is written on its
+    /// own line during the search and erased (carriage return, clear line) afterwards.
+    fn think<T>(&mut self, thinking: &str, search: impl FnOnce(&mut Self) -> T) -> io::Result<T> {
+        if self.options.thinking_shown {
+            write!(self.output, "{thinking}")?;
+        }
+        self.output.flush()?;
+        let result = search(self);
+        if self.options.thinking_shown {
+            write!(self.output, "\r\x1b[2K")?;
+        }
+        Ok(result)
     }
 
     /// The computer moves and says where.
     fn computer_move(&mut self, game: &Game, level: Level) -> Result<(), Halt> {
-        let limits = Limits::default();
-        let solver = solver_for(&mut self.solver, game, level == Level::Perfect);
-        let choice = engine::choose(game, level, solver, &mut self.rng, &limits)
-            .expect("a game in progress has a legal move");
+        let thinking = format!("{} is thinking…", self.who(game.to_move()));
+        let choice = self.think(&thinking, |session| {
+            let solver = solver_for(&mut session.solver, game, level == Level::Perfect);
+            engine::choose(game, level, solver, &mut session.rng, &Limits::default())
+                .expect("a game in progress has a legal move")
+        })?;
         let current = self.current();
         current
             .game
@@ -435,16 +469,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                             return Ok(());
                         }
                         Err(e) => {
-                            let problem = match e {
-                                MoveError::OffBoard { column, .. } => {
-                                    format!("Column {} is off the board.", self.column_name(column))
-                                }
-                                MoveError::ColumnFull(column) => format!(
-                                    "Column {} is full.",
-                                    self.column_name(column.number() as u64)
-                                ),
-                                MoveError::GameOver(_) => unreachable!("turns stop at the end"),
-                            };
+                            let problem = sentence(&self.options.columns.move_problem(&e));
                             self.refuse(&problem, width)?;
                         }
                     }
@@ -529,11 +554,13 @@ impl<R: BufRead, W: Write> Session<R, W> {
             ..Limits::default()
         };
         let uncovered = perfect::solver_position(&game).err();
-        // A separate generator, so that asking for hints does not change the computer's moves.
-        let mut rng = Rng::new(0);
-        let solver = solver_for(&mut self.solver, &game, true);
-        let choice = engine::choose(&game, Level::Perfect, solver, &mut rng, &limits)
-            .expect("a game in progress has a legal move");
+        let choice = self.think("Looking for a hint…", |session| {
+            // A separate generator, so that asking for hints does not change the computer's moves.
+            let mut rng = Rng::new(0);
+            let solver = solver_for(&mut session.solver, &game, true);
+            engine::choose(&game, Level::Perfect, solver, &mut rng, &limits)
+                .expect("a game in progress has a legal move")
+        })?;
         let column = self.column_name(choice.column.number() as u64);
         let line = match choice.score {
             Some(score) => format!(
@@ -551,7 +578,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(self.say(&line)?)
     }
 
-    /// Asks for a file and saves the game in S0's format; the same player then moves.
+    /// Asks for a file and saves the game in S0's format, then shows the board (as S0 does); the
+    /// same player then moves.
     fn save(&mut self) -> Result<(), Halt> {
         let file = self.ask("File to save to: ")?;
         if file.is_empty() {
@@ -564,15 +592,16 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Ok(()) => {
                 self.current().file = File::Same(file.clone());
                 let line = format!("Saved to {file}. {} moves next.", self.who(player));
-                Ok(self.say(&line)?)
+                self.say(&line)?;
+                let game = self.current().game.clone();
+                Ok(self.say(&self.board(&game))?)
             }
             Err(e) => Ok(self.say(&format!("{} The game goes on.", sentence(&e.to_string())))?),
         }
     }
 
-    /// The end of a game: the final board, who won and how, or why it is a draw.
+    /// The end of a game, under its final board: who won and how, or why it is a draw.
     fn announce(&mut self, game: &Game) -> Result<(), Halt> {
-        self.say(&self.board(game))?;
         let variant = game.variant();
         match game.outcome() {
             Outcome::Win(winner) => {
@@ -597,21 +626,31 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     ways.join(" and ")
                 ))?;
                 let name = self.current().names[winner.index()].clone();
-                let cheer = match self.options.computer_level(variant, winner) {
-                    Some(_) => format!("{name} wins this time. Better luck in the next game!"),
-                    None => format!("Congratulations {name}! You won!"),
+                let is_computer = |i: usize| {
+                    self.options
+                        .computer_level(variant, Player(i as u8))
+                        .is_some()
                 };
-                self.say(&cheer)?;
+                if !is_computer(winner.index()) {
+                    self.say(&format!("Congratulations {name}! You won!"))?;
+                } else if !(0..variant.players()).all(is_computer) {
+                    self.say(&format!(
+                        "{name} wins this time. Better luck in the next game!"
+                    ))?;
+                }
             }
             Outcome::Draw(DrawReason::BoardFull) => self.say(&format!(
                 "Draw! The board is full and nobody connected {}.",
                 variant.connect()
             ))?,
-            Outcome::Draw(DrawReason::NoLineLeft) => self.say(&format!(
-                "Draw! Nobody can connect {} any more, so the game ends early with {} empty cells.",
-                variant.connect(),
-                game.board().empty_cells()
-            ))?,
+            Outcome::Draw(DrawReason::NoLineLeft) => {
+                let empty = game.board().empty_cells();
+                self.say(&format!(
+                    "Draw! Nobody can connect {} any more, so the game ends early with {empty} empty cell{}.",
+                    variant.connect(),
+                    if empty == 1 { "" } else { "s" }
+                ))?
+            }
             Outcome::InProgress => unreachable!("announce is called at the end"),
         }
         Ok(())
@@ -629,30 +668,24 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// A 1-based column as people are shown it: `4`, `D` or (from zero) `3`.
     fn column_name(&self, number: u64) -> String {
-        match (self.options.columns, number) {
-            (ColumnNames::Letters, 1..=16) => ((b'A' + number as u8 - 1) as char).to_string(),
-            (ColumnNames::FromZero, 1..) => (number - 1).to_string(),
-            _ => number.to_string(),
-        }
+        self.options.columns.label(number)
     }
 
     /// The columns of a board `width` wide: `1-7`, `A-G`, or just `1` on one column.
     fn column_range(&self, width: usize) -> String {
-        let last = self.column_name(width as u64);
-        if width == 1 {
-            last
-        } else {
-            format!("{}-{last}", self.column_name(1))
-        }
+        self.options.columns.range(width)
     }
 
-    /// The board in the chosen style, without its last newline.
+    /// The board in the chosen style, without its last newline, its columns labelled as the
+    /// player is asked to type them.
     fn board(&self, game: &Game) -> String {
         let (variant, board) = (game.variant(), game.board());
+        let columns = self.options.columns;
+        let draw = |style| render_labelled(board, variant, style, &|n| columns.label(n));
         let text = match self.options.style {
-            BoardStyle::Layout(style) => render(board, variant, style),
+            BoardStyle::Layout(style) => draw(style),
             BoardStyle::Colour if self.options.colour_allowed => {
-                let plain = render(board, variant, Style::Dots);
+                let plain = draw(Style::Dots);
                 let (header, rows) = plain.split_once('\n').unwrap_or((&plain, ""));
                 let mut text = format!("{header}\n");
                 // Below the header of numbers there are only tokens, `.` and spaces.
@@ -666,7 +699,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 }
                 text
             }
-            BoardStyle::Colour => render(board, variant, Style::Grid),
+            BoardStyle::Colour => draw(Style::Grid),
         };
         text.trim_end_matches('\n').to_string()
     }
@@ -723,6 +756,83 @@ mod tests {
         assert!(text.contains("Ann (x), your move (1-7, u, h, s, q): 4\n"));
         assert!(text.ends_with(
             "Ben (o), your move (1-7, u, h, s, q): \nEnd of input: the game was not saved.\n"
+        ));
+    }
+
+    /// Output that remembers how much had been written at each flush.
+    #[derive(Default)]
+    struct FlushRecorder {
+        written: Vec<u8>,
+        flushed_at: Vec<usize>,
+    }
+
+    impl Write for FlushRecorder {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.written.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.flushed_at.push(self.written.len());
+            Ok(())
+        }
+    }
+
+    /// Ann plays column 4 against the random computer, then the input ends.
+    fn against_the_computer(thinking_shown: bool) -> FlushRecorder {
+        let options = PlayOptions {
+            names: vec!["Ann".into()],
+            computers: vec![('o', Level::Random)],
+            thinking_shown,
+            ..PlayOptions::default()
+        };
+        let mut out = FlushRecorder::default();
+        run(&b"n\n4\n"[..], &mut out, options).unwrap();
+        out
+    }
+
+    #[test]
+    fn the_board_after_a_move_is_flushed_before_the_computer_searches() {
+        let out = against_the_computer(false);
+        let text = String::from_utf8(out.written.clone()).unwrap();
+        let before_search = text.find("Computer (o) plays column").unwrap();
+        assert!(out.flushed_at.contains(&before_search));
+        let shown = &text[..before_search];
+        let ann = shown.rfind("your move").unwrap();
+        // Ann's stone is on the board drawn after her move, before the computer's line.
+        assert!(shown[ann..].ends_with("  |   |   |   | x |   |   |   |\n  +---+---+---+---+---+---+---+\ncol 1   2   3   4   5   6   7\n"));
+        assert!(!text.contains("thinking"));
+    }
+
+    #[test]
+    fn thinking_is_shown_and_erased_only_when_asked() {
+        let out = against_the_computer(true);
+        let text = String::from_utf8(out.written.clone()).unwrap();
+        let thinking = "col 1   2   3   4   5   6   7\nComputer (o) is thinking…";
+        let at = text.find(thinking).unwrap() + thinking.len();
+        // Flushed while the computer searches, then erased before it says where it plays.
+        assert!(out.flushed_at.contains(&at));
+        assert!(text[at..].starts_with("\r\x1b[2KComputer (o) plays column "));
+        assert_eq!(text.matches("is thinking").count(), 1);
+    }
+
+    #[test]
+    fn start_set_in_setup_plays_at_once_with_default_names() {
+        let options = PlayOptions {
+            echo: true,
+            ..PlayOptions::default()
+        };
+        let mut out = Vec::new();
+        run(&b"s\nstart on\n\n1\n"[..], &mut out, options).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\nPlayers: x Player 1 (person); o Player 2 (person)\nSetting: \n"));
+        let game = text.split_once("Setting: \n").unwrap().1;
+        assert!(
+            game.starts_with("\nNew game: 7x6 board, connect 4. Player 1 (x) vs Player 2 (o).\n")
+        );
+        assert!(!text.contains("Name of player") && !game.contains("Main menu"));
+        assert!(game.ends_with(
+            "Player 2 (o), your move (1-7, u, h, s, q): \nEnd of input: the game was not saved.\n"
         ));
     }
 

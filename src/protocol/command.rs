@@ -1362,7 +1362,7 @@ mod tests {
             ),
             (
                 "show fancy",
-                "show has no style 'fancy'; styles: grid dots letters pipes; usage: show [grid|dots|letters|pipes]",
+                "show has no style 'fancy'; styles: grid dots letters pipes numbers; usage: show [grid|dots|letters|pipes|numbers]",
             ),
             (
                 "name xy Bob",
