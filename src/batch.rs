@@ -133,6 +133,8 @@ pub struct BenchOptions {
     pub table_bits: u32,
     /// Threads per search.
     pub threads: usize,
+    /// Whether the solver consults the built-in opening book.
+    pub book: bool,
 }
 
 impl Default for BenchOptions {
@@ -142,6 +144,7 @@ impl Default for BenchOptions {
             limit: None,
             table_bits: DEFAULT_TABLE_BITS,
             threads: 1,
+            book: true,
         }
     }
 }
@@ -192,6 +195,9 @@ pub fn run_bench(
 ) -> io::Result<BenchReport> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
+    if !opts.book {
+        solver.set_book(None);
+    }
     let mut report = BenchReport::default();
     for file in files {
         let text = std::fs::read_to_string(file)?;
@@ -260,6 +266,9 @@ pub fn run_bench(
 pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
+    if !opts.book {
+        solver.set_book(None);
+    }
     let position = Position::new(BENCH_WIDTH, BENCH_HEIGHT).map_err(io::Error::other)?;
     let start = Instant::now();
     let score = solver.solve(&position);

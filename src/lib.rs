@@ -6,6 +6,7 @@
 //! Nothing below [`protocol`] and [`batch`] does I/O of its own.
 
 pub mod batch;
+pub mod book;
 pub mod engine;
 pub mod notation;
 pub mod play;

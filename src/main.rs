@@ -13,7 +13,8 @@ use c4::protocol::{self, Exit, Options};
 const USAGE: &str = "usage: c4 [--strict]
        c4 play [SETTINGS]
        c4 solve [--analyze | --weak] [--threads N]
-       c4 bench [--step N] [--limit N] [--bits N] [--threads N] [--empty] [FILE...]
+       c4 bench [--step N] [--limit N] [--bits N] [--threads N] [--no-book] [--empty] [FILE...]
+       c4 book build|merge|verify|info ...
 
 c4 [--strict]
   Reads protocol commands from standard input, one per line, and writes one reply per command
@@ -29,12 +30,16 @@ c4 solve [--analyze | --weak] [--threads N]
   ('-' for a full one). An invalid line gets 'MOVES error: REASON'. --threads N searches each
   exact score with N threads sharing the table (default 1, at most 64).
 
-c4 bench [--step N] [--limit N] [--bits N] [--threads N] [--empty] [FILE...]
+c4 bench [--step N] [--limit N] [--bits N] [--threads N] [--no-book] [--empty] [FILE...]
   Solves benchmark files of 'MOVES SCORE' lines (default: the sets in ../shared/bench) and prints
   per file the positions, mean and max time, mean nodes and whether every score matched.
   --step N takes every Nth line, --limit N at most N positions per file, --bits N a table of
   2^N entries, --threads N N threads per search (nodes are then those of every thread);
-  --empty solves the empty 7x6 board instead of the sets.
+  --empty solves the empty 7x6 board instead of the sets; --no-book searches without the
+  built-in opening book.
+
+c4 book build|merge|verify|info ...
+  Builds, joins, checks and describes opening books; c4 book --help says how.
 
   --help, --version";
 
@@ -101,6 +106,7 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
                     "--bits" => options.table_bits = number("--bits", rest.next())? as u32,
                     "--threads" => options.threads = number("--threads", rest.next())?,
                     "--empty" => empty = true,
+                    "--no-book" => options.book = false,
                     flag if flag.starts_with('-') => {
                         return Err(format!("c4 bench has no option '{flag}'"))
                     }
@@ -135,6 +141,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("play") {
         return c4::play::main_with_args(&args[1..]);
+    }
+    if args.first().map(String::as_str) == Some("book") {
+        return c4::book::cli::main_with_args(&args[1..]);
     }
     let mode = match parse_args(&args) {
         Ok(mode) => mode,

@@ -36,6 +36,7 @@ fn check_samples(threads: usize) {
             limit: Some(limit),
             table_bits: 22,
             threads,
+            ..BenchOptions::default()
         };
         let mut summary = Vec::new();
         let report = run_bench(&[path], &mut summary, &opts, None).expect("the set is readable");
