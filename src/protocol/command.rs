@@ -65,6 +65,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("seed", "<n>", "seed the random choices of go, genmove and hint"),
     ("hash", "<MiB>", "the size of the solver's transposition table (2-8192 MiB)"),
     ("threads", "<n>", "threads per exact search, sharing the table (1-64)"),
+    (
+        "book",
+        "[on|off|load <file>]",
+        "the opening book of exact scores: show it, use the built-in one, none, or a file",
+    ),
     ("help", "", "this list"),
     ("list_commands", "", "the command names, one per line"),
     ("protocol_version", "", "the protocol version"),
@@ -124,6 +129,19 @@ pub struct NewGame {
     pub tokens: Option<Vec<char>>,
     /// Whether the early draw rule is on.
     pub early_draw: Option<bool>,
+}
+
+/// What `book` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BookRequest {
+    /// `book`: which book is in use.
+    Show,
+    /// `book on`: the book built into c4.
+    On,
+    /// `book off`: no book, every score searched.
+    Off,
+    /// `book load <file>`: a book file made by `c4 book`.
+    Load(PathBuf),
 }
 
 /// A command, well formed but not yet checked against the game.
@@ -188,6 +206,8 @@ pub enum Command {
     Hash(u32),
     /// `threads <n>`
     Threads(u32),
+    /// `book [on|off|load <file>]`
+    Book(BookRequest),
     /// `help`
     Help,
     /// `list_commands`
@@ -370,6 +390,19 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
         "threads" => match args {
             "" => Err(usage(name, "needs a number of threads")),
             a => bounded_number(name, "count", a, 1, MAX_THREADS as u32).map(Command::Threads),
+        },
+        "book" => match args.split_once([' ', '\t']) {
+            _ if args.is_empty() => Ok(Command::Book(BookRequest::Show)),
+            None if args == "on" => Ok(Command::Book(BookRequest::On)),
+            None if args == "off" => Ok(Command::Book(BookRequest::Off)),
+            None if args == "load" => Err(usage(name, "load needs a file name")),
+            Some(("load", file)) => {
+                Ok(Command::Book(BookRequest::Load(PathBuf::from(file.trim()))))
+            }
+            _ => Err(usage(
+                name,
+                format!("takes on, off or load <file>, got '{args}'"),
+            )),
         },
         "help" => no_args(Command::Help),
         "list_commands" => no_args(Command::ListCommands),
@@ -623,6 +656,28 @@ mod tests {
             parse_request("99999999999999999999 status").command,
             Err(CommandError::IdTooLarge("99999999999999999999".into()))
         );
+    }
+
+    #[test]
+    fn book_takes_on_off_or_a_file() {
+        assert_eq!(command("book"), Ok(Command::Book(BookRequest::Show)));
+        assert_eq!(command("book on"), Ok(Command::Book(BookRequest::On)));
+        assert_eq!(command("book off"), Ok(Command::Book(BookRequest::Off)));
+        assert_eq!(
+            command("book load my book.bin"),
+            Ok(Command::Book(BookRequest::Load(PathBuf::from(
+                "my book.bin"
+            ))))
+        );
+        assert_eq!(
+            command("book load").unwrap_err().to_string(),
+            "book load needs a file name; usage: book [on|off|load <file>]"
+        );
+        assert_eq!(
+            command("book maybe").unwrap_err().to_string(),
+            "book takes on, off or load <file>, got 'maybe'; usage: book [on|off|load <file>]"
+        );
+        assert!(command("book on off").is_err());
     }
 
     #[test]
