@@ -191,6 +191,8 @@ pub struct BenchOptions {
     pub threads: usize,
     /// What is timed per position.
     pub task: BenchTask,
+    /// Whether the solver consults the built-in opening book.
+    pub book: bool,
 }
 
 /// What [`run_bench`] times per position, and so what its files hold after the moves.
@@ -211,6 +213,7 @@ impl Default for BenchOptions {
             table_bits: DEFAULT_TABLE_BITS,
             threads: 1,
             task: BenchTask::Solve,
+            book: true,
         }
     }
 }
@@ -289,6 +292,9 @@ pub fn run_bench(
         .collect::<Result<Vec<String>, BenchError>>()?;
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
+    if !opts.book {
+        solver.set_book(None);
+    }
     let mut report = BenchReport::default();
     for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
@@ -368,6 +374,9 @@ pub fn run_bench(
 pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
+    if !opts.book {
+        solver.set_book(None);
+    }
     let position = Position::new(BENCH_WIDTH, BENCH_HEIGHT).map_err(io::Error::other)?;
     let start = Instant::now();
     let score = solver.solve(&position);

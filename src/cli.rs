@@ -11,6 +11,7 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
+use crate::book::cli::BookArgs;
 use crate::play::{PlayOptions, SettingError};
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
 
@@ -82,6 +83,9 @@ pub enum Mode {
         On a terminal, progress is shown on standard error."
     )]
     Bench(BenchArgs),
+    /// Build, join, check and describe opening books
+    #[command(display_name = "c4")]
+    Book(BookArgs),
 }
 
 /// `c4 solve`'s flags.
@@ -136,6 +140,9 @@ pub struct BenchArgs {
     /// Solve the empty 7x6 board instead of files
     #[arg(long, conflicts_with = "files")]
     pub empty: bool,
+    /// Search without the built-in opening book
+    #[arg(long)]
+    pub no_book: bool,
     /// Benchmark files, e.g. fixtures/bench/*.txt (at least one, unless --empty)
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -154,6 +161,7 @@ impl BenchArgs {
             } else {
                 BenchTask::Solve
             },
+            book: !self.no_book,
         }
     }
 

@@ -8,6 +8,7 @@
 //! command line into the front ends' settings; `main.rs` runs them.
 
 pub mod batch;
+pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod notation;

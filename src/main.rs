@@ -44,6 +44,7 @@ fn main() -> ExitCode {
             }
             Ok(Err(BenchError::Output(e))) => Err(e),
         },
+        Some(Mode::Book(args)) => return c4::book::cli::main(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

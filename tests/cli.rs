@@ -37,7 +37,14 @@ fn scratch(name: &str) -> PathBuf {
     folder
 }
 
-const SUBCOMMANDS: [&[&str]; 4] = [&[], &["play"], &["solve"], &["bench"]];
+const SUBCOMMANDS: [&[&str]; 6] = [
+    &[],
+    &["play"],
+    &["solve"],
+    &["bench"],
+    &["book"],
+    &["book", "build"],
+];
 
 #[test]
 fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {

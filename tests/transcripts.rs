@@ -87,8 +87,9 @@ fn stop_ends_a_running_search_and_every_line_is_answered() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    // The empty board takes minutes to solve: only `stop` can end this search soon.
-    stdin.write_all(b"1 solve\n").unwrap();
+    // The empty board takes minutes to solve without the opening book: only `stop` can end
+    // this search soon.
+    stdin.write_all(b"book off\n1 solve\n").unwrap();
     stdin.flush().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
     stdin.write_all(b"2 stop\n3 fen\n").unwrap();
@@ -96,7 +97,7 @@ fn stop_ends_a_running_search_and_every_line_is_answered() {
     let output = child.wait_with_output().unwrap();
     let out = String::from_utf8(output.stdout).unwrap();
     assert!(
-        out.starts_with("?1 the search stopped before it found the exact score"),
+        out.starts_with("= book off\n\n?1 the search stopped before it found the exact score"),
         "{out}"
     );
     assert!(out.ends_with("=2\n\n=3 7/7/7/7/7/7 x\n\n"), "{out}");

@@ -154,6 +154,19 @@ pub struct NewGame {
     pub early_draw: Option<bool>,
 }
 
+/// What `book` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BookRequest {
+    /// `book`: which book is in use.
+    Show,
+    /// `book on`: the book built into c4.
+    On,
+    /// `book off`: no book, every score searched.
+    Off,
+    /// `book load <file>`: a book file made by `c4 book`.
+    Load(PathBuf),
+}
+
 /// A command, well formed but not yet checked against the game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -222,6 +235,8 @@ pub enum Command {
     Hash(u32),
     /// `threads <n>`
     Threads(u32),
+    /// `book [on|off|load <file>]`
+    Book(BookRequest),
     /// `help`
     Help,
     /// `list_commands`
@@ -546,6 +561,12 @@ static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
                     .parse(i)
             },
         ),
+        verb(
+            "book",
+            "[on|off|load <file>]",
+            "the opening book of exact scores: show it, use the built-in one, none, or a file",
+            |i| book_args.map(Command::Book).parse(i),
+        ),
         verb("help", "", "this list", |i| success(Command::Help).parse(i)),
         verb(
             "list_commands",
@@ -740,6 +761,29 @@ fn move_text(input: &str) -> Args<'_, MoveText> {
     match MoveText::parse(text) {
         Ok(moves) => Ok((left, moves)),
         Err(e) => fail(text, Problem::Moves(e)),
+    }
+}
+
+/// `book` arguments: nothing (which book is in use), `on`, `off`, or `load` and a file name (the
+/// rest of the line).
+fn book_args(input: &str) -> Args<'_, BookRequest> {
+    let expected = "on, off or load <file>";
+    let (rest, choice) = opt(arg(expected, |w: &str| Ok(w))).parse(input)?;
+    match choice {
+        None => Ok((rest, BookRequest::Show)),
+        Some("on") => Ok((rest, BookRequest::On)),
+        Some("off") => Ok((rest, BookRequest::Off)),
+        Some("load") if rest.trim().is_empty() => {
+            fail(rest, Problem::Missing("a file name after 'load'"))
+        }
+        Some("load") => file_name.map(BookRequest::Load).parse(rest),
+        Some(other) => fail(
+            other,
+            Problem::Expected {
+                expected: expected.to_string(),
+                got: other.to_string(),
+            },
+        ),
     }
 }
 
@@ -1180,6 +1224,10 @@ impl fmt::Display for Command {
             Command::Seed(seed) => write!(f, "seed {seed}"),
             Command::Hash(mib) => write!(f, "hash {mib}"),
             Command::Threads(n) => write!(f, "threads {n}"),
+            Command::Book(BookRequest::Show) => f.write_str("book"),
+            Command::Book(BookRequest::On) => f.write_str("book on"),
+            Command::Book(BookRequest::Off) => f.write_str("book off"),
+            Command::Book(BookRequest::Load(path)) => write!(f, "book load {}", path.display()),
             Command::Help => f.write_str("help"),
             Command::ListCommands => f.write_str("list_commands"),
             Command::KnownCommand(name) => write!(f, "known_command {name}"),
@@ -1244,6 +1292,10 @@ mod tests {
         "seed 18446744073709551615",
         "hash 16",
         "threads 2",
+        "book",
+        "book on",
+        "book off",
+        "book load my book.bin",
         "help",
         "list_commands",
         "known_command play",
@@ -1502,6 +1554,31 @@ mod tests {
         assert!(message("go fast").contains("has no option 'fast'"));
         assert!(message("go depth").contains("needs a depth after 'depth'"));
         assert!(message("go movetime 999999999").contains("from 1 to 86400000"));
+    }
+
+    #[test]
+    fn book_takes_on_off_or_a_file() {
+        assert_eq!(command("book"), Ok(Command::Book(BookRequest::Show)));
+        assert_eq!(command("book on"), Ok(Command::Book(BookRequest::On)));
+        assert_eq!(command("book off"), Ok(Command::Book(BookRequest::Off)));
+        assert_eq!(
+            command("book load my book.bin"),
+            Ok(Command::Book(BookRequest::Load(PathBuf::from(
+                "my book.bin"
+            ))))
+        );
+        assert_eq!(
+            message("book load"),
+            "book needs a file name after 'load'; usage: book [on|off|load <file>]"
+        );
+        assert_eq!(
+            message("book maybe"),
+            "book expected on, off or load <file>, got 'maybe'; usage: book [on|off|load <file>]"
+        );
+        assert_eq!(
+            message("book on off"),
+            "book expected the end of the line, got 'off'; usage: book [on|off|load <file>]"
+        );
     }
 
     #[test]

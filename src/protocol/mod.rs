@@ -406,10 +406,13 @@ mod tests {
 
     #[test]
     fn quit_during_a_search_leaves_nothing_reading_the_input() {
-        // The empty board takes minutes to solve: only the `quit` read beside it ends it soon.
-        let out = run_endless(b"hash 2\nsolve\n\n# comment\nquit\n");
+        // Without the opening book the empty board takes minutes to solve: only the `quit` read
+        // beside it ends it soon.
+        let out = run_endless(b"hash 2\nbook off\nsolve\n\n# comment\nquit\n");
         assert!(
-            out.starts_with("= hash 2 MiB\n\n? the search stopped before it found the exact score"),
+            out.starts_with(
+                "= hash 2 MiB\n\n= book off\n\n? the search stopped before it found the exact score"
+            ),
             "{out}"
         );
         assert!(out.ends_with(")\n\n=\n\n"), "{out}");

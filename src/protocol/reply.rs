@@ -71,6 +71,21 @@ pub enum HintReason {
     Stopped,
 }
 
+/// The opening book in use, as `book` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BookInUse {
+    /// `built-in`, or the file it was loaded from.
+    pub source: String,
+    /// The board it is for.
+    pub width: u32,
+    /// The board it is for.
+    pub height: u32,
+    /// The number of stones up to which it is complete.
+    pub depth: u32,
+    /// Its number of entries.
+    pub positions: usize,
+}
+
 /// What a successful command answers, as values; [`Response::lines`] writes the text.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Response {
@@ -116,6 +131,8 @@ pub enum Response {
     Hash(u32),
     /// Threads per exact search.
     Threads(u32),
+    /// The opening book in use, if any.
+    Book(Option<BookInUse>),
     /// `solve`: the exact score, what it means, and every column that keeps it.
     Solved {
         /// The score for the side to move.
@@ -214,6 +231,11 @@ impl Response {
             Response::Count(n) => one(n.to_string()),
             Response::Hash(mib) => one(format!("hash {mib} MiB")),
             Response::Threads(n) => one(format!("threads {n}")),
+            Response::Book(None) => one("book off".to_string()),
+            Response::Book(Some(book)) => one(format!(
+                "book on: {}, {}x{} to ply {}, {} positions",
+                book.source, book.width, book.height, book.depth, book.positions
+            )),
             Response::Solved {
                 score,
                 meaning,

@@ -7,9 +7,10 @@ use thiserror::Error;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use super::command::{is_known, Command, NewGame, Start};
-use super::reply::{Response, Summary};
+use super::command::{is_known, BookRequest, Command, NewGame, Start};
+use super::reply::{BookInUse, Response, Summary};
 use super::search::{Finished, Search, SearchError, SearchKind};
+use crate::book::{Book, BookError};
 use crate::engine::perfect::PerfectError;
 use crate::engine::Rng;
 use crate::notation::{fen_of, play_sequence, render, FenPositionError, SequenceError, Style};
@@ -60,7 +61,17 @@ pub enum SessionError {
     /// A search gave no answer.
     #[error("{0}")]
     Search(#[from] SearchError),
+    /// `book load` of a file that cannot be read.
+    #[error("cannot load book {path}: {reason}")]
+    BookFile { path: String, reason: String },
+    /// `book load` of a file that is not a valid book.
+    #[error("cannot load book {path}: {source}")]
+    Book { path: String, source: BookError },
 }
+
+/// The largest book file `book load` reads (a 7x6 book to depth 12 has about 6 million entries
+/// of 8 bytes).
+pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// The solver's table size until `hash` changes it, in MiB.
 pub const DEFAULT_HASH_MIB: u32 = 64;
@@ -77,6 +88,8 @@ pub struct Session {
     hash_mib: u32,
     /// Threads per exact search (`threads`).
     threads: u32,
+    /// The opening book the solver consults (`book`), and where it came from.
+    book: Option<(Arc<Book>, String)>,
     rng: Rng,
 }
 
@@ -119,6 +132,7 @@ impl Session {
             solver: None,
             hash_mib: DEFAULT_HASH_MIB,
             threads: 1,
+            book: built_in_book(),
             rng: Rng::new(DEFAULT_SEED),
         }
     }
@@ -149,6 +163,7 @@ impl Session {
                     .take()
                     .unwrap_or_else(|| Solver::with_table_bits(table_bits(self.hash_mib)));
                 solver.set_threads(self.threads as usize);
+                solver.set_book(self.book.as_ref().map(|(book, _)| Arc::clone(book)));
                 Step::Search(Box::new(Search {
                     kind,
                     game: self.game.clone(),
@@ -304,6 +319,26 @@ impl Session {
                 self.threads = threads;
                 Ok(Response::Threads(threads))
             }
+            Command::Book(request) => {
+                match request {
+                    BookRequest::Show => {}
+                    BookRequest::On => self.book = built_in_book(),
+                    BookRequest::Off => self.book = None,
+                    BookRequest::Load(path) => {
+                        let book = load_book(&path)?;
+                        self.book = Some((Arc::new(book), path.display().to_string()));
+                    }
+                }
+                Ok(Response::Book(self.book.as_ref().map(|(book, source)| {
+                    BookInUse {
+                        source: source.clone(),
+                        width: book.width(),
+                        height: book.height(),
+                        depth: book.depth(),
+                        positions: book.len(),
+                    }
+                })))
+            }
             Command::Hash(mib) => {
                 self.hash_mib = table_mib(mib);
                 self.solver = None;
@@ -352,6 +387,37 @@ impl Session {
             settings.early_draw.unwrap_or(current.early_draw()),
         )?)
     }
+}
+
+/// The book built into c4, as `book on` names it.
+fn built_in_book() -> Option<(Arc<Book>, String)> {
+    Book::embedded().map(|book| (book, "built-in".to_string()))
+}
+
+/// Reads and checks a book file for `book load`.
+fn load_book(path: &std::path::Path) -> Result<Book, SessionError> {
+    use std::io::Read;
+    let name = path.display().to_string();
+    let file_error = |e: std::io::Error| SessionError::BookFile {
+        path: name.clone(),
+        reason: match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            std::io::ErrorKind::IsADirectory => "it is a directory".to_string(),
+            _ => "the file cannot be read".to_string(),
+        },
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_BOOK_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(file_error)?;
+    if bytes.len() as u64 > MAX_BOOK_BYTES {
+        return Err(SessionError::BookFile {
+            path: name,
+            reason: format!("the file has more than {MAX_BOOK_BYTES} bytes, too many for a book"),
+        });
+    }
+    Book::from_bytes(&bytes).map_err(|source| SessionError::Book { path: name, source })
 }
 
 /// The table size used for a request of `mib` MiB: the largest power of two not above it, since

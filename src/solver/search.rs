@@ -10,6 +10,7 @@ use super::order::{centre_out, MoveList};
 use super::position::Geometry;
 use super::table::{Bounds, Table};
 use super::{Outcome, Position, Score, SolverError};
+use crate::book::Book;
 
 /// The default table: 2^18 entries, 2 MiB. With the 1 MiB near-leaf table most probes hit the
 /// processor's caches, which pays for the positions a larger table would keep. Against 2^20
@@ -97,6 +98,11 @@ pub struct Solver {
     /// The board of the last search: keys only identify positions of one board size, so the
     /// tables are cleared when it changes.
     board: Option<Geometry>,
+    /// Exact scores of the opening, consulted before searching a position it holds.
+    book: Option<Arc<Book>>,
+    /// The book's depth when it is for the board of this search, else -1: positions with more
+    /// stones skip the book at the cost of one comparison.
+    book_depth: i32,
 }
 
 impl Default for Solver {
@@ -117,10 +123,16 @@ impl Solver {
             Arc::new(Table::with_bits(bits)),
             Arc::new(Table::with_bits(NEAR_LEAF_BITS)),
             None,
+            Book::embedded(),
         )
     }
 
-    fn on_tables(table: Arc<Table>, near_leaf: Arc<Table>, board: Option<Geometry>) -> Solver {
+    fn on_tables(
+        table: Arc<Table>,
+        near_leaf: Arc<Table>,
+        board: Option<Geometry>,
+        book: Option<Arc<Book>>,
+    ) -> Solver {
         Solver {
             table,
             near_leaf,
@@ -133,7 +145,26 @@ impl Solver {
             interrupted: false,
             mirror: false,
             board,
+            book,
+            book_depth: -1,
         }
+    }
+
+    /// Looks positions up in `book` (or in none) before searching them. Every solver starts with
+    /// the book compiled into the binary ([`Book::embedded`]).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The book this solver consults, if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// The book's score of `position` when the book holds it.
+    #[inline(never)]
+    fn book_score(&self, position: &Position) -> Option<Score> {
+        self.book.as_ref()?.score(position)
     }
 
     /// Searches exact scores ([`solve`](Self::solve), [`analyze`](Self::analyze) and the like)
@@ -151,6 +182,7 @@ impl Solver {
             Arc::clone(&self.table),
             Arc::clone(&self.near_leaf),
             self.board,
+            self.book.clone(),
         )
     }
 
@@ -191,6 +223,9 @@ impl Solver {
             Some(score) => return Ok(Score::new(score as i8)),
             None => root_bounds(position),
         };
+        if let Some(score) = self.book_score(position) {
+            return Ok(score);
+        }
         self.arm(position, limits);
         let start = self.nodes;
         let mut helpers = None;
@@ -251,6 +286,9 @@ impl Solver {
         if bound < lower {
             return Ok(false);
         }
+        if let Some(score) = self.book_score(position) {
+            return Ok(i32::from(score.value()) <= bound);
+        }
         self.arm(position, limits);
         let result = self.search(position, bound, bound + 1);
         if self.interrupted {
@@ -280,6 +318,9 @@ impl Solver {
     ) -> Result<Outcome, SolverError> {
         if let Some(score) = terminal_score(position) {
             return Ok(Score::new(score as i8).outcome());
+        }
+        if let Some(score) = self.book_score(position) {
+            return Ok(score.outcome());
         }
         let (lower, upper) = root_bounds(position);
         self.arm(position, limits);
@@ -395,6 +436,10 @@ impl Solver {
         // Mirror images meet often only below a symmetric root (the empty board, `44`...);
         // elsewhere folding keys costs more time than the few transpositions it finds.
         self.mirror = position.geometry().mirror_key(position.key()) == position.key();
+        self.book_depth = match &self.book {
+            Some(book) if book.fits(position) => book.depth() as i32,
+            _ => -1,
+        };
         self.interrupted = false;
         self.limits = limits.clone();
         self.limits_start = self.nodes;
@@ -459,6 +504,11 @@ impl Solver {
         let geometry = *position.geometry();
         let area = geometry.area() as i32;
         let moves = position.moves_played() as i32;
+        if moves <= self.book_depth {
+            if let Some(score) = self.book_score(position) {
+                return i32::from(score.value());
+            }
+        }
 
         let candidates = position.non_losing_moves(opponent_threats);
         if candidates == 0 {
@@ -885,6 +935,8 @@ mod tests {
     fn limits_interrupt_a_long_search() {
         let position = Position::from_moves(7, 6, &[3, 3]).unwrap();
         let mut solver = Solver::with_table_bits(18);
+        // The opening book would answer at once: the search is what is under test.
+        solver.set_book(None);
         let few_nodes = Limits {
             max_nodes: Some(10_000),
             ..Limits::default()

@@ -1,0 +1,910 @@
+//! Building a book: enumerating the positions up to a depth, solving the deepest ones in shards
+//! with worker threads into resumable progress files, and merging the shards into a [`Book`].
+//! The only part of the book that touches files; called from the command line.
+//!
+//! # The shard progress file, format version 1
+//!
+//! Little-endian. A 32-byte header, then one 16-byte record per solved position, appended and
+//! flushed as each is solved:
+//!
+//! ```text
+//! header: 0 "c4-shard" | 8 version u32 (1) | 12 width u8, height u8, depth u8, 0 |
+//!         16 shard index u32 | 20 shard count u32 | 24 check u64 = checksum(bytes 0..24)
+//! record: 0 canonical key u64 | 8 score i8 | 9 three zero bytes |
+//!         12 check u32 = low half of checksum(bytes 0..12)
+//! ```
+//!
+//! A record that is short or fails its check can only be the last one, torn by a kill: it is cut
+//! off when the file is opened again, and that position is solved again.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use super::{canonical_key, checksum, Book, BookError};
+use crate::solver::{Position, Score, Solver};
+
+/// The first eight bytes of a shard progress file.
+const SHARD_MAGIC: &[u8; 8] = b"c4-shard";
+const SHARD_VERSION: u32 = 1;
+const SHARD_HEADER_BYTES: usize = 32;
+const RECORD_BYTES: usize = 16;
+/// The deepest book this code builds: keys and counts of deeper ones would not fit in memory.
+pub const MAX_DEPTH: u32 = 16;
+/// Consecutive positions a worker takes at once: neighbours in enumeration order share much of
+/// their tree, so one worker's table serves them all.
+const CHUNK: usize = 8;
+
+/// Everything that can go wrong while building, merging or checking a book.
+#[derive(Debug, Error)]
+pub enum BuildError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// A book that cannot be used.
+    #[error("{path}: {source}")]
+    Book {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: BookError,
+    },
+    /// A progress file that is not one, or is for another build.
+    #[error("{path}: {reason}")]
+    Shard {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Settings that do not make sense.
+    #[error("{0}")]
+    Settings(String),
+    /// Merged shards that leave positions unsolved.
+    #[error("the shards leave {missing} of {total} positions at depth {depth} unsolved (first missing: key {first:#x}); finish building them first")]
+    Incomplete {
+        /// Positions without a score.
+        missing: usize,
+        /// Positions at the depth.
+        total: usize,
+        /// The depth.
+        depth: u32,
+        /// One of them.
+        first: u64,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
+    move |source| BuildError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Which part of the deepest positions one build solves: those whose key hashes to `index`
+/// modulo `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 0-based.
+    pub index: u32,
+    /// At least 1.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole set.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether the position with canonical key `key` belongs to this shard.
+    pub fn owns(&self, key: u64) -> bool {
+        mix(key) % u64::from(self.count) == u64::from(self.index)
+    }
+}
+
+/// A 64-bit mixer (splitmix64's finaliser), so that shards get even shares of every region of
+/// the tree.
+fn mix(key: u64) -> u64 {
+    let mut z = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The distinct positions (one of each mirror pair) with `0..=depth` stones and no four in a
+/// row, level by level, in a deterministic order where siblings are neighbours.
+pub fn enumerate(width: u32, height: u32, depth: u32) -> Result<Vec<Vec<Position>>, BuildError> {
+    let root = Position::new(width, height).map_err(|e| BuildError::Settings(e.to_string()))?;
+    if depth > MAX_DEPTH || depth > width * height {
+        return Err(BuildError::Settings(format!(
+            "the depth must be at most {}, got {depth}",
+            MAX_DEPTH.min(width * height)
+        )));
+    }
+    let mut levels = vec![vec![root]];
+    for _ in 0..depth {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for position in levels.last().expect("the root level") {
+            for column in 0..width {
+                if !position.can_play(column) || position.is_winning_move(column) {
+                    continue;
+                }
+                let mut child = *position;
+                child.play_unchecked(position.cell_in(column));
+                if seen.insert(canonical_key(&child)) {
+                    next.push(child);
+                }
+            }
+        }
+        levels.push(next);
+    }
+    Ok(levels)
+}
+
+/// The positions a book stores: every one except those where the side to move wins at once.
+fn needs_entry(position: &Position) -> bool {
+    !position.can_win_next()
+}
+
+/// Settings of one shard build.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Board columns.
+    pub width: u32,
+    /// Board rows.
+    pub height: u32,
+    /// The deepest level, the one that is solved.
+    pub depth: u32,
+    /// Which part of it.
+    pub shard: Shard,
+    /// Worker threads, each with its own solver.
+    pub threads: usize,
+    /// Each worker's table, as a power of two of entries.
+    pub table_bits: u32,
+    /// Stop after this many new positions (for sampling the cost), `None` for all.
+    pub limit: Option<usize>,
+    /// Progress files of the same board and depth, split into any number of shards, whose
+    /// records of this shard are copied in first: a build can be re-split without solving
+    /// anything again.
+    pub import: Vec<PathBuf>,
+}
+
+/// What a shard build did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildReport {
+    /// Positions of the shard at the depth.
+    pub total: usize,
+    /// Of which already in the progress file at the start (torn records aside).
+    pub already: usize,
+    /// Of which solved now.
+    pub solved: usize,
+    /// Torn records cut off the progress file at the start.
+    pub torn: usize,
+    /// Records copied from [`BuildOptions::import`].
+    pub imported: usize,
+}
+
+/// The progress of a shard build, for a progress bar.
+pub trait Progress {
+    /// `done` of `total` positions are solved; `solved_now` of them in this run, in `elapsed`.
+    fn update(&mut self, done: usize, total: usize, solved_now: usize, elapsed: Duration);
+}
+
+/// No progress shown.
+impl Progress for () {
+    fn update(&mut self, _: usize, _: usize, _: usize, _: Duration) {}
+}
+
+/// The name of a shard's progress file in `dir`.
+pub fn shard_path(dir: &Path, depth: u32, shard: Shard) -> PathBuf {
+    dir.join(format!(
+        "depth{depth}-shard{}-of{}.progress",
+        shard.index, shard.count
+    ))
+}
+
+/// Solves the deepest positions of `options.shard` into the progress file at `path`, resuming
+/// it if it exists: solved positions are skipped, a torn last record is cut off.
+///
+/// # Errors
+/// The file cannot be read or written, or belongs to another build.
+pub fn build_shard(
+    path: &Path,
+    options: &BuildOptions,
+    progress: &mut dyn Progress,
+) -> Result<BuildReport, BuildError> {
+    if options.shard.count == 0 || options.shard.index >= options.shard.count {
+        return Err(BuildError::Settings(format!(
+            "shard {}/{} does not exist: expected I/N with 0 <= I < N",
+            options.shard.index, options.shard.count
+        )));
+    }
+    let levels = enumerate(options.width, options.height, options.depth)?;
+    let leaves: Vec<Position> = levels[options.depth as usize]
+        .iter()
+        .filter(|p| needs_entry(p) && options.shard.owns(canonical_key(p)))
+        .copied()
+        .collect();
+    let header = ShardHeader {
+        width: options.width,
+        height: options.height,
+        depth: options.depth,
+        shard: options.shard,
+    };
+    let (mut file, records, torn) = open_progress(path, &header)?;
+    let mut done: HashSet<u64> = records.iter().map(|&(key, _)| key).collect();
+    let wanted: HashSet<u64> = leaves.iter().map(canonical_key).collect();
+    let mut imported = 0;
+    for other in &options.import {
+        let (found, records, _) = read_progress(other)?;
+        if (found.width, found.height, found.depth) != (header.width, header.height, header.depth) {
+            return Err(BuildError::Shard {
+                path: other.clone(),
+                reason: format!(
+                    "cannot import a {}x{} depth {} progress file into a {}x{} depth {} build",
+                    found.width,
+                    found.height,
+                    found.depth,
+                    header.width,
+                    header.height,
+                    header.depth
+                ),
+            });
+        }
+        for (key, score) in records {
+            if wanted.contains(&key) && done.insert(key) {
+                file.write_all(&record_bytes(key, score))
+                    .map_err(io_error(path))?;
+                imported += 1;
+            }
+        }
+    }
+    let todo: Vec<Position> = leaves
+        .iter()
+        .filter(|p| !done.contains(&canonical_key(p)))
+        .take(options.limit.unwrap_or(usize::MAX))
+        .copied()
+        .collect();
+    let already = records.len();
+    let before = done.len();
+    let total = leaves.len();
+    let start = Instant::now();
+    progress.update(before, total, 0, Duration::ZERO);
+
+    let todo = Arc::new(todo);
+    let next = Arc::new(AtomicUsize::new(0));
+    let (sender, receiver) = mpsc::channel::<(u64, Score)>();
+    let workers: Vec<_> = (0..options.threads.max(1))
+        .map(|_| {
+            let (todo, next, sender) = (Arc::clone(&todo), Arc::clone(&next), sender.clone());
+            let bits = options.table_bits;
+            std::thread::spawn(move || {
+                let mut solver = Solver::with_table_bits(bits);
+                solver.set_book(None);
+                loop {
+                    let first = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if first >= todo.len() {
+                        break;
+                    }
+                    for position in &todo[first..(first + CHUNK).min(todo.len())] {
+                        let score = solver.solve(position);
+                        if sender.send((canonical_key(position), score)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    drop(sender);
+    let mut solved = 0;
+    let mut failure = None;
+    for (key, score) in receiver {
+        if let Err(e) = file.write_all(&record_bytes(key, score)) {
+            failure = Some(e);
+            break;
+        }
+        solved += 1;
+        progress.update(before + solved, total, solved, start.elapsed());
+    }
+    drop(todo);
+    if let Some(source) = failure {
+        // The workers stop at their next send.
+        return Err(BuildError::Io {
+            path: path.to_path_buf(),
+            source,
+        });
+    }
+    for worker in workers {
+        let _ = worker.join();
+    }
+    file.sync_all().map_err(io_error(path))?;
+    Ok(BuildReport {
+        total,
+        already,
+        solved,
+        torn,
+        imported,
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ShardHeader {
+    width: u32,
+    height: u32,
+    depth: u32,
+    shard: Shard,
+}
+
+impl ShardHeader {
+    fn to_bytes(self) -> [u8; SHARD_HEADER_BYTES] {
+        let mut bytes = [0u8; SHARD_HEADER_BYTES];
+        bytes[..8].copy_from_slice(SHARD_MAGIC);
+        bytes[8..12].copy_from_slice(&SHARD_VERSION.to_le_bytes());
+        bytes[12] = self.width as u8;
+        bytes[13] = self.height as u8;
+        bytes[14] = self.depth as u8;
+        bytes[16..20].copy_from_slice(&self.shard.index.to_le_bytes());
+        bytes[20..24].copy_from_slice(&self.shard.count.to_le_bytes());
+        let check = checksum(&bytes[..24], &[]);
+        bytes[24..].copy_from_slice(&check.to_le_bytes());
+        bytes
+    }
+
+    fn from_bytes(bytes: &[u8], path: &Path) -> Result<ShardHeader, BuildError> {
+        let bad = |reason: &str| BuildError::Shard {
+            path: path.to_path_buf(),
+            reason: reason.to_string(),
+        };
+        if bytes.len() < SHARD_HEADER_BYTES || &bytes[..8] != SHARD_MAGIC {
+            return Err(bad(
+                "not a c4 shard progress file (expected the magic bytes \"c4-shard\")",
+            ));
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        if word(8) != SHARD_VERSION {
+            return Err(bad(&format!(
+                "progress file version {} is not supported, expected {SHARD_VERSION}",
+                word(8)
+            )));
+        }
+        let check = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+        if checksum(&bytes[..24], &[]) != check {
+            return Err(bad(
+                "the progress file's header is corrupt (checksum mismatch)",
+            ));
+        }
+        Ok(ShardHeader {
+            width: u32::from(bytes[12]),
+            height: u32::from(bytes[13]),
+            depth: u32::from(bytes[14]),
+            shard: Shard {
+                index: word(16),
+                count: word(20),
+            },
+        })
+    }
+}
+
+/// Solved positions: (canonical key, score).
+type Records = Vec<(u64, Score)>;
+
+fn record_bytes(key: u64, score: Score) -> [u8; RECORD_BYTES] {
+    let mut bytes = [0u8; RECORD_BYTES];
+    bytes[..8].copy_from_slice(&key.to_le_bytes());
+    bytes[8] = score.value() as u8;
+    let check = checksum(&bytes[..12], &[]) as u32;
+    bytes[12..].copy_from_slice(&check.to_le_bytes());
+    bytes
+}
+
+fn parse_record(bytes: &[u8]) -> Option<(u64, Score)> {
+    let check = u32::from_le_bytes(bytes[12..16].try_into().ok()?);
+    if checksum(&bytes[..12], &[]) as u32 != check || bytes[9..12] != [0, 0, 0] {
+        return None;
+    }
+    Some((
+        u64::from_le_bytes(bytes[..8].try_into().ok()?),
+        Score::new(bytes[8] as i8),
+    ))
+}
+
+/// Reads a progress file's header and records, checking they are whole.
+///
+/// # Errors
+/// A missing or foreign header; a bad record anywhere but at the end.
+fn read_progress(path: &Path) -> Result<(ShardHeader, Records, usize), BuildError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(io_error(path))?;
+    let header = ShardHeader::from_bytes(&bytes, path)?;
+    let body = &bytes[SHARD_HEADER_BYTES..];
+    let mut records = Vec::with_capacity(body.len() / RECORD_BYTES);
+    let mut valid = 0;
+    for chunk in body.chunks(RECORD_BYTES) {
+        match (chunk.len() == RECORD_BYTES)
+            .then(|| parse_record(chunk))
+            .flatten()
+        {
+            Some(record) => {
+                records.push(record);
+                valid += RECORD_BYTES;
+            }
+            None => break,
+        }
+    }
+    let torn = body.len() - valid;
+    if torn > RECORD_BYTES {
+        return Err(BuildError::Shard {
+            path: path.to_path_buf(),
+            reason: format!(
+                "record {} is corrupt and is not the last one (only a torn last record is dropped)",
+                records.len() + 1
+            ),
+        });
+    }
+    Ok((header, records, torn))
+}
+
+/// Opens (or creates) a progress file for appending, cutting off a torn last record. Returns
+/// the file, its records and the number of torn records cut off (0 or 1).
+fn open_progress(path: &Path, header: &ShardHeader) -> Result<(File, Records, usize), BuildError> {
+    if !path.exists() {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        }
+        let mut file = File::create(path).map_err(io_error(path))?;
+        file.write_all(&header.to_bytes()).map_err(io_error(path))?;
+        file.sync_all().map_err(io_error(path))?;
+        return Ok((file, Vec::new(), 0));
+    }
+    let (found, records, torn_bytes) = read_progress(path)?;
+    if found != *header {
+        return Err(BuildError::Shard {
+            path: path.to_path_buf(),
+            reason: format!(
+                "the progress file is for {}x{} depth {} shard {}/{}, not {}x{} depth {} shard {}/{}",
+                found.width,
+                found.height,
+                found.depth,
+                found.shard.index,
+                found.shard.count,
+                header.width,
+                header.height,
+                header.depth,
+                header.shard.index,
+                header.shard.count
+            ),
+        });
+    }
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(io_error(path))?;
+    let end = (SHARD_HEADER_BYTES + RECORD_BYTES * records.len()) as u64;
+    file.set_len(end).map_err(io_error(path))?;
+    file.seek(SeekFrom::Start(end)).map_err(io_error(path))?;
+    Ok((file, records, usize::from(torn_bytes > 0)))
+}
+
+/// What [`merge`] made.
+#[derive(Debug)]
+pub struct MergeReport {
+    /// The book.
+    pub book: Book,
+    /// Positions solved at the deepest level.
+    pub leaves: usize,
+}
+
+/// Joins the progress files of every shard of one build into the book: checks that each shard
+/// is there once and that every deepest position has a score, then scores every shallower
+/// position by negamax over its children.
+///
+/// # Errors
+/// An unreadable or foreign file, shards of different builds, a missing shard or position.
+pub fn merge(paths: &[PathBuf]) -> Result<MergeReport, BuildError> {
+    let mut header: Option<ShardHeader> = None;
+    let mut seen_shards = HashSet::new();
+    let mut leaf_scores: HashMap<u64, Score> = HashMap::new();
+    for path in paths {
+        let (found, records, _) = read_progress(path)?;
+        let expected = header.get_or_insert(found);
+        if (found.width, found.height, found.depth, found.shard.count)
+            != (
+                expected.width,
+                expected.height,
+                expected.depth,
+                expected.shard.count,
+            )
+        {
+            return Err(BuildError::Shard {
+                path: path.clone(),
+                reason: format!(
+                    "this shard is of a {}x{} depth {} build in {} shards, the first file of a {}x{} depth {} build in {}",
+                    found.width, found.height, found.depth, found.shard.count,
+                    expected.width, expected.height, expected.depth, expected.shard.count
+                ),
+            });
+        }
+        if !seen_shards.insert(found.shard.index) {
+            return Err(BuildError::Shard {
+                path: path.clone(),
+                reason: format!("shard {} is given twice", found.shard.index),
+            });
+        }
+        leaf_scores.extend(records);
+    }
+    let header = header.ok_or_else(|| BuildError::Settings("no shard files to merge".into()))?;
+    if let Some(missing) = (0..header.shard.count).find(|i| !seen_shards.contains(i)) {
+        return Err(BuildError::Settings(format!(
+            "shard {missing} of {} is missing: expected one file per shard",
+            header.shard.count
+        )));
+    }
+    let book = book_from_leaves(header.width, header.height, header.depth, &leaf_scores)?;
+    Ok(MergeReport {
+        book,
+        leaves: leaf_scores.len(),
+    })
+}
+
+/// The book whose deepest level has the scores `leaf_scores` (by canonical key).
+///
+/// # Errors
+/// [`BuildError::Incomplete`] when a deepest position has no score.
+pub fn book_from_leaves(
+    width: u32,
+    height: u32,
+    depth: u32,
+    leaf_scores: &HashMap<u64, Score>,
+) -> Result<Book, BuildError> {
+    let levels = enumerate(width, height, depth)?;
+    let area = (width * height) as i32;
+    let mut scores: HashMap<u64, Score> = HashMap::new();
+    let deepest = &levels[depth as usize];
+    let missing: Vec<u64> = deepest
+        .iter()
+        .filter(|p| needs_entry(p))
+        .map(canonical_key)
+        .filter(|key| !leaf_scores.contains_key(key))
+        .collect();
+    if let Some(&first) = missing.first() {
+        return Err(BuildError::Incomplete {
+            missing: missing.len(),
+            total: deepest.iter().filter(|p| needs_entry(p)).count(),
+            depth,
+            first,
+        });
+    }
+    for position in deepest.iter().filter(|p| needs_entry(p)) {
+        let key = canonical_key(position);
+        scores.insert(key, leaf_scores[&key]);
+    }
+    for level in levels[..depth as usize].iter().rev() {
+        for position in level.iter().filter(|p| needs_entry(p)) {
+            let moves = position.moves_played() as i32;
+            let best = (0..width)
+                .filter(|&c| position.can_play(c))
+                .map(|c| {
+                    let mut child = *position;
+                    child.play_unchecked(position.cell_in(c));
+                    if child.is_full() {
+                        0
+                    } else if child.can_win_next() {
+                        // The opponent wins with its next stone.
+                        -((area + 1 - (moves + 1)) / 2)
+                    } else {
+                        -i32::from(scores[&canonical_key(&child)].value())
+                    }
+                })
+                .max()
+                .unwrap_or(0);
+            scores.insert(canonical_key(position), Score::new(best as i8));
+        }
+    }
+    Book::from_scores(width, height, depth, scores).map_err(|source| BuildError::Book {
+        path: PathBuf::from("(merged)"),
+        source,
+    })
+}
+
+/// Writes `book` to `path` through a temporary file, so that a kill leaves either the old file
+/// or the new one.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_book(path: &Path, book: &Book) -> Result<(), BuildError> {
+    let temporary = path.with_extension("tmp");
+    std::fs::write(&temporary, book.to_bytes()).map_err(io_error(&temporary))?;
+    std::fs::rename(&temporary, path).map_err(io_error(path))
+}
+
+/// Reads and checks a book file.
+///
+/// # Errors
+/// The file cannot be read or is not a valid book.
+pub fn read_book(path: &Path) -> Result<Book, BuildError> {
+    let bytes = std::fs::read(path).map_err(io_error(path))?;
+    Book::from_bytes(&bytes).map_err(|source| BuildError::Book {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// One mismatch found by [`verify`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The canonical key.
+    pub key: u64,
+    /// The book's score.
+    pub book: Score,
+    /// The search's.
+    pub search: Score,
+}
+
+/// Re-solves `sample` entries of `book` without any book (a deterministic choice from `seed`,
+/// only at ply `ply` if given) and returns the mismatches and the number checked.
+///
+/// # Errors
+/// An entry whose key is not a position (only a forged file has one).
+pub fn verify(
+    book: &Book,
+    sample: usize,
+    ply: Option<u32>,
+    seed: u64,
+    progress: &mut dyn Progress,
+) -> Result<(Vec<Mismatch>, usize), BuildError> {
+    let chosen = sample_entries(book, sample, ply, seed)?;
+    let mut solver = Solver::new();
+    solver.set_book(None);
+    let mut mismatches = Vec::new();
+    let start = Instant::now();
+    for (done, (position, expected)) in chosen.iter().enumerate() {
+        let found = solver.solve(position);
+        if found != *expected {
+            mismatches.push(Mismatch {
+                key: canonical_key(position),
+                book: *expected,
+                search: found,
+            });
+        }
+        progress.update(done + 1, chosen.len(), done + 1, start.elapsed());
+    }
+    Ok((mismatches, chosen.len()))
+}
+
+/// Up to `sample` entries of `book` (at ply `ply` if given) as positions with their scores, in
+/// a pseudo-random order fixed by `seed`.
+///
+/// # Errors
+/// An entry whose key is not a position.
+pub fn sample_entries(
+    book: &Book,
+    sample: usize,
+    ply: Option<u32>,
+    seed: u64,
+) -> Result<Vec<(Position, Score)>, BuildError> {
+    let mut all = Vec::new();
+    for (key, score) in book.entries() {
+        let position = super::position_of_key(book.width(), book.height(), key)
+            .map_err(|e| BuildError::Settings(format!("book entry with key {key:#x}: {e}")))?;
+        if ply.is_none_or(|p| position.moves_played() == p) {
+            all.push((mix(key ^ seed), position, score));
+        }
+    }
+    all.sort_unstable_by_key(|&(order, position, _)| (order, position.key()));
+    Ok(all
+        .into_iter()
+        .take(sample)
+        .map(|(_, position, score)| (position, score))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(depth: u32, shard: Shard) -> BuildOptions {
+        BuildOptions {
+            width: 5,
+            height: 4,
+            depth,
+            shard,
+            threads: 2,
+            table_bits: 16,
+            limit: None,
+            import: Vec::new(),
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("c4-book-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Plain minimax, no book: the truth for small boards.
+    fn exact(position: &Position) -> Score {
+        let mut solver = Solver::with_table_bits(16);
+        solver.set_book(None);
+        solver.solve(position)
+    }
+
+    #[test]
+    fn the_position_counts_match_the_known_ones() {
+        // Positions with 0..=6 stones on 7x6, mirror images counted apart (OEIS A212693).
+        let levels = enumerate(7, 6, 6).unwrap();
+        let counts: Vec<usize> = levels
+            .iter()
+            .map(|level| {
+                level
+                    .iter()
+                    .map(|p| {
+                        if p.geometry().mirror_key(p.key()) == p.key() {
+                            1
+                        } else {
+                            2
+                        }
+                    })
+                    .sum()
+            })
+            .collect();
+        assert_eq!(counts, [1, 7, 49, 238, 1120, 4263, 16422]);
+    }
+
+    #[test]
+    fn one_build_scores_every_position_exactly() {
+        let dir = temp_dir("single");
+        let path = shard_path(&dir, 4, Shard::ALL);
+        let report = build_shard(&path, &options(4, Shard::ALL), &mut ()).unwrap();
+        assert_eq!(report.already, 0);
+        assert_eq!(report.solved, report.total);
+        let book = merge(&[path]).unwrap().book;
+        assert_eq!(book.depth(), 4);
+        for level in enumerate(5, 4, 4).unwrap() {
+            for position in level {
+                let expected = (!position.can_win_next()).then(|| exact(&position));
+                assert_eq!(book.score(&position), expected, "{position:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn shards_merged_equal_a_single_build() {
+        let dir = temp_dir("shards");
+        let single = shard_path(&dir, 5, Shard::ALL);
+        build_shard(&single, &options(5, Shard::ALL), &mut ()).unwrap();
+        let whole = merge(&[single]).unwrap().book;
+        let parts: Vec<PathBuf> = (0..3)
+            .map(|index| {
+                let shard = Shard { index, count: 3 };
+                let path = shard_path(&dir, 5, shard);
+                build_shard(&path, &options(5, shard), &mut ()).unwrap();
+                path
+            })
+            .collect();
+        assert_eq!(merge(&parts).unwrap().book, whole);
+        assert!(matches!(
+            merge(&parts[..2]),
+            Err(BuildError::Settings(message)) if message.contains("shard 2 of 3 is missing")
+        ));
+        assert!(matches!(
+            merge(&[parts[0].clone(), parts[0].clone()]),
+            Err(BuildError::Shard { .. })
+        ));
+    }
+
+    #[test]
+    fn a_killed_build_resumes_losing_nothing() {
+        let dir = temp_dir("resume");
+        let path = shard_path(&dir, 4, Shard::ALL);
+        // Stop after 10 positions, as a kill would.
+        let first = build_shard(
+            &path,
+            &BuildOptions {
+                limit: Some(10),
+                ..options(4, Shard::ALL)
+            },
+            &mut (),
+        )
+        .unwrap();
+        assert_eq!(first.solved, 10);
+        assert!(matches!(
+            merge(std::slice::from_ref(&path)),
+            Err(BuildError::Incomplete { .. })
+        ));
+        // A torn last record: half of an eleventh one.
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(&record_bytes(12345, Score::new(3))[..7])
+            .unwrap();
+        drop(file);
+        let second = build_shard(&path, &options(4, Shard::ALL), &mut ()).unwrap();
+        assert_eq!((second.already, second.torn), (10, 1));
+        assert_eq!(second.already + second.solved, first.total);
+        let resumed = merge(&[path]).unwrap().book;
+
+        let fresh = shard_path(&dir, 4, Shard { index: 0, count: 1 }).with_extension("fresh");
+        build_shard(&fresh, &options(4, Shard::ALL), &mut ()).unwrap();
+        assert_eq!(resumed, merge(&[fresh]).unwrap().book);
+    }
+
+    #[test]
+    fn a_build_can_be_split_again_by_importing_its_records() {
+        let dir = temp_dir("import");
+        let single = shard_path(&dir, 4, Shard::ALL);
+        build_shard(&single, &options(4, Shard::ALL), &mut ()).unwrap();
+        let parts: Vec<PathBuf> = (0..2)
+            .map(|index| {
+                let shard = Shard { index, count: 2 };
+                let path = shard_path(&dir, 4, shard);
+                let report = build_shard(
+                    &path,
+                    &BuildOptions {
+                        import: vec![single.clone()],
+                        ..options(4, shard)
+                    },
+                    &mut (),
+                )
+                .unwrap();
+                assert_eq!((report.solved, report.imported), (0, report.total));
+                path
+            })
+            .collect();
+        assert_eq!(merge(&parts).unwrap().book, merge(&[single]).unwrap().book);
+    }
+
+    #[test]
+    fn corrupt_progress_files_are_refused() {
+        let dir = temp_dir("corrupt");
+        let path = shard_path(&dir, 3, Shard::ALL);
+        build_shard(&path, &options(3, Shard::ALL), &mut ()).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        // A bad record in the middle is not a torn write.
+        let mut bad = good.clone();
+        bad[SHARD_HEADER_BYTES + 3] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        let error = merge(std::slice::from_ref(&path)).unwrap_err().to_string();
+        assert!(error.contains("record 1 is corrupt"), "{error}");
+        // Another build's file is not resumed.
+        std::fs::write(&path, &good).unwrap();
+        let error = build_shard(&path, &options(4, Shard::ALL), &mut ())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("not 5x4 depth 4 shard 0/1"), "{error}");
+        std::fs::write(&path, b"hello").unwrap();
+        assert!(merge(&[path])
+            .unwrap_err()
+            .to_string()
+            .contains("not a c4 shard"));
+    }
+
+    #[test]
+    fn verify_finds_a_wrong_entry() {
+        let dir = temp_dir("verify");
+        let path = shard_path(&dir, 3, Shard::ALL);
+        build_shard(&path, &options(3, Shard::ALL), &mut ()).unwrap();
+        let book = merge(&[path]).unwrap().book;
+        let (mismatches, checked) = verify(&book, 1000, None, 7, &mut ()).unwrap();
+        assert_eq!((mismatches.len(), checked), (0, book.len()));
+        let mut scores: Vec<(u64, Score)> = book.entries().collect();
+        scores[5].1 = Score::new(scores[5].1.value() + 1);
+        let wrong = Book::from_scores(5, 4, 3, scores.clone()).unwrap();
+        let (mismatches, _) = verify(&wrong, 1000, None, 7, &mut ()).unwrap();
+        assert_eq!(mismatches.len(), 1);
+        assert_eq!(mismatches[0].key, scores[5].0);
+    }
+}

@@ -1,0 +1,372 @@
+//! `c4 book`: the command line of the book builder (build, merge, verify, info) as clap
+//! arguments, and running them over an output handed in; the work itself is in [`super::build`].
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+
+use super::build::{self, BuildError, BuildOptions, Progress, Shard};
+use super::Book;
+use crate::solver::DEFAULT_TABLE_BITS;
+
+/// The standard board, the default of `c4 book build`.
+const WIDTH: u32 = 7;
+/// See [`WIDTH`].
+const HEIGHT: u32 = 6;
+/// Where the shipped book and its progress files live, relative to the repository.
+const DEFAULT_DIR: &str = "book";
+/// The shipped book's file name.
+const DEFAULT_BOOK: &str = "book/c4.book";
+
+/// `c4 book`: build, merge, check and describe opening books.
+#[derive(Debug, Args)]
+pub struct BookArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: BookCommand,
+}
+
+/// The subcommands of `c4 book`.
+#[derive(Debug, Subcommand)]
+pub enum BookCommand {
+    /// Solve the positions at DEPTH (one shard of them with --shard) into a resumable progress
+    /// file; without --shard, then write the book.
+    #[command(display_name = "c4")]
+    Build(BuildArgs),
+    /// Join the progress files of every shard of one build into the book.
+    #[command(display_name = "c4")]
+    Merge(MergeArgs),
+    /// Re-solve a sample of a book's entries without any book; exit 1 on any mismatch.
+    #[command(display_name = "c4")]
+    Verify(VerifyArgs),
+    /// Print a book's header and entry counts.
+    #[command(display_name = "c4")]
+    Info(InfoArgs),
+}
+
+/// `c4 book build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Every position with at most this many stones goes in the book; those with exactly this
+    /// many are solved.
+    #[arg(long)]
+    pub depth: u32,
+    /// Board columns (a small board makes a quick test book).
+    #[arg(long, default_value_t = WIDTH)]
+    pub width: u32,
+    /// Board rows.
+    #[arg(long, default_value_t = HEIGHT)]
+    pub height: u32,
+    /// Worker threads, each with its own solver.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub threads: u32,
+    /// Solve only shard I of N (0-based): the positions whose key hashes to I modulo N.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<ShardArg>,
+    /// The folder of the progress files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// The book to write when building without --shard.
+    #[arg(long, short, default_value = DEFAULT_BOOK)]
+    pub out: PathBuf,
+    /// Each worker's table: 2^BITS entries of 8 bytes.
+    #[arg(long, default_value_t = DEFAULT_TABLE_BITS + 2, value_parser = clap::value_parser!(u32).range(16..=30))]
+    pub table_bits: u32,
+    /// Stop after solving this many positions (to measure the cost on a sample).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// First copy in this shard's records from progress files of the same depth split another
+    /// way (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub import: Vec<PathBuf>,
+}
+
+/// `c4 book merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The book to write.
+    #[arg(long, short, default_value = DEFAULT_BOOK)]
+    pub out: PathBuf,
+    /// One progress file per shard.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+}
+
+/// `c4 book verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The book to check (default: the one built into c4).
+    pub book: Option<PathBuf>,
+    /// How many entries to re-solve.
+    #[arg(long, default_value_t = 50)]
+    pub sample: usize,
+    /// Only entries with this many stones.
+    #[arg(long)]
+    pub ply: Option<u32>,
+    /// Picks the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `c4 book info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// The book to describe (default: the one built into c4).
+    pub book: Option<PathBuf>,
+}
+
+/// `c4 book` with its parsed arguments: runs, prints errors, and returns the exit status: 0, or
+/// 1 on a failure or a verify mismatch (bad arguments never get here: clap exits with 2).
+pub fn main(args: BookArgs) -> ExitCode {
+    let mut stdout = io::stdout().lock();
+    let mut stderr = io::stderr();
+    let progress = stderr
+        .is_terminal()
+        .then_some(&mut stderr as &mut dyn Write);
+    match run(args, &mut stdout, progress) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(BuildError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("c4 book: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// A shard as `I/N` on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardArg(pub Shard);
+
+impl FromStr for ShardArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ShardArg, String> {
+        let expected = || format!("expected I/N with 0 <= I < N, got '{text}'");
+        let (index, count) = text.split_once('/').ok_or_else(expected)?;
+        let (index, count) = (
+            index.parse::<u32>().map_err(|_| expected())?,
+            count.parse::<u32>().map_err(|_| expected())?,
+        );
+        if index >= count {
+            return Err(expected());
+        }
+        Ok(ShardArg(Shard { index, count }))
+    }
+}
+
+/// Runs `c4 book`: results to `out`, a progress bar to `progress` when it is a terminal.
+/// Returns whether the command succeeded (`verify` fails on a mismatch).
+///
+/// # Errors
+/// Whatever the build, merge or check met, as a [`BuildError`]; I/O errors on `out` as well.
+pub fn run(
+    args: BookArgs,
+    out: &mut dyn Write,
+    progress: Option<&mut dyn Write>,
+) -> Result<bool, BuildError> {
+    let mut bar = Bar::new(progress);
+    let stdout = |e: io::Error| BuildError::Io {
+        path: PathBuf::from("standard output"),
+        source: e,
+    };
+    match args.command {
+        BookCommand::Build(args) => {
+            let shard = args.shard.map_or(Shard::ALL, |s| s.0);
+            let options = BuildOptions {
+                width: args.width,
+                height: args.height,
+                depth: args.depth,
+                shard,
+                threads: args.threads as usize,
+                table_bits: args.table_bits,
+                limit: args.limit,
+                import: args.import,
+            };
+            let path = build::shard_path(&args.dir, args.depth, shard);
+            let start = Instant::now();
+            let report = build::build_shard(&path, &options, &mut bar)?;
+            bar.finish();
+            let elapsed = start.elapsed();
+            writeln!(
+                out,
+                "{}: shard {}/{} of depth {}: {} positions, {} already solved, {} imported, {} solved now in {:.1} s ({} threads){}",
+                path.display(),
+                shard.index,
+                shard.count,
+                args.depth,
+                report.total,
+                report.already,
+                report.imported,
+                report.solved,
+                elapsed.as_secs_f64(),
+                args.threads,
+                if report.torn > 0 { ", a torn last record dropped" } else { "" }
+            )
+            .map_err(stdout)?;
+            if args.shard.is_none()
+                && report.already + report.imported + report.solved == report.total
+            {
+                merge_into(&[path], &args.out, out)?;
+            }
+            Ok(true)
+        }
+        BookCommand::Merge(args) => {
+            merge_into(&args.shards, &args.out, out)?;
+            Ok(true)
+        }
+        BookCommand::Verify(args) => {
+            let book = load(args.book.as_deref())?;
+            let (mismatches, checked) =
+                build::verify(&book, args.sample, args.ply, args.seed, &mut bar)?;
+            bar.finish();
+            for m in &mismatches {
+                let position = super::position_of_key(book.width(), book.height(), m.key)
+                    .map_err(|e| BuildError::Settings(e.to_string()))?;
+                writeln!(
+                    out,
+                    "mismatch: key {:#x} (ply {}): book {}, search {}",
+                    m.key,
+                    position.moves_played(),
+                    m.book,
+                    m.search
+                )
+                .map_err(stdout)?;
+            }
+            writeln!(
+                out,
+                "verified {checked} entries: {} mismatches",
+                mismatches.len()
+            )
+            .map_err(stdout)?;
+            Ok(mismatches.is_empty())
+        }
+        BookCommand::Info(args) => {
+            let book = load(args.book.as_deref())?;
+            let bytes = book.to_bytes().len();
+            let mut per_ply = vec![0usize; book.depth() as usize + 1];
+            for (key, _) in book.entries() {
+                if let Ok(p) = super::position_of_key(book.width(), book.height(), key) {
+                    if let Some(n) = per_ply.get_mut(p.moves_played() as usize) {
+                        *n += 1;
+                    }
+                }
+            }
+            writeln!(
+                out,
+                "{}x{} book, complete to depth {}, {} entries, {} bytes\nentries per ply: {}",
+                book.width(),
+                book.height(),
+                book.depth(),
+                book.len(),
+                bytes,
+                per_ply
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+            .map_err(stdout)?;
+            Ok(true)
+        }
+    }
+}
+
+fn merge_into(shards: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> Result<(), BuildError> {
+    let report = build::merge(shards)?;
+    build::write_book(book_path, &report.book)?;
+    writeln!(
+        out,
+        "{}: depth {}, {} entries ({} solved at depth {}), {} bytes",
+        book_path.display(),
+        report.book.depth(),
+        report.book.len(),
+        report.leaves,
+        report.book.depth(),
+        report.book.to_bytes().len()
+    )
+    .map_err(|e| BuildError::Io {
+        path: PathBuf::from("standard output"),
+        source: e,
+    })
+}
+
+fn load(path: Option<&Path>) -> Result<Book, BuildError> {
+    match path {
+        Some(path) => build::read_book(path),
+        None => Book::embedded()
+            .map(|b| (*b).clone())
+            .ok_or_else(|| BuildError::Settings("the built-in book is corrupt".into())),
+    }
+}
+
+/// A one-line progress bar with a time estimate, redrawn at most twice a second.
+struct Bar<'a> {
+    out: Option<&'a mut dyn Write>,
+    last: Option<Instant>,
+}
+
+impl<'a> Bar<'a> {
+    fn new(out: Option<&'a mut dyn Write>) -> Bar<'a> {
+        Bar { out, last: None }
+    }
+
+    fn finish(&mut self) {
+        if let Some(out) = self.out.as_mut() {
+            let _ = writeln!(out);
+        }
+    }
+}
+
+impl Progress for Bar<'_> {
+    fn update(&mut self, done: usize, total: usize, solved_now: usize, elapsed: Duration) {
+        let Some(out) = self.out.as_mut() else {
+            return;
+        };
+        if self
+            .last
+            .is_some_and(|t| t.elapsed() < Duration::from_millis(500) && done < total)
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        const WIDTH: usize = 30;
+        let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
+        let eta = if solved_now > 0 {
+            let left = elapsed.as_secs_f64() / solved_now as f64 * (total - done) as f64;
+            format!("{}:{:02} left", (left / 60.0) as u64, (left % 60.0) as u64)
+        } else {
+            "estimating".to_string()
+        };
+        let _ = write!(
+            out,
+            "\r[{}{}] {done}/{total} {eta}   ",
+            "#".repeat(filled),
+            "-".repeat(WIDTH - filled)
+        );
+        let _ = out.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_as_index_slash_count() {
+        assert_eq!(
+            "1/4".parse::<ShardArg>(),
+            Ok(ShardArg(Shard { index: 1, count: 4 }))
+        );
+        for bad in ["4/4", "1", "a/2", "1/0", "-1/2"] {
+            let error = bad.parse::<ShardArg>().unwrap_err();
+            assert!(error.starts_with("expected I/N"), "{bad}: {error}");
+        }
+    }
+}

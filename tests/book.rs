@@ -1,0 +1,205 @@
+//! The opening book from outside: the book built into the binary checked against live search,
+//! and `c4 book` run as a command (verify, info, merge, bad arguments).
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use c4::book::build::sample_entries;
+use c4::book::{canonical_key, Book};
+use c4::solver::{Limits, Position, Score, Solver, SolverError};
+
+/// Entries of the built-in book at its deepest ply that a search without the book confirms
+/// within this many nodes each; the others are skipped, so the test stays quick.
+const NODE_BUDGET: u64 = 300_000;
+/// How many such entries must be confirmed.
+const CONFIRMED: usize = 24;
+
+#[test]
+fn the_built_in_book_agrees_with_live_search() {
+    let book = Book::embedded().expect("the built-in book loads");
+    let deepest = sample_entries(&book, usize::MAX, Some(book.depth()), 11).unwrap();
+    assert!(
+        deepest.len() >= CONFIRMED,
+        "too few entries at the deepest ply"
+    );
+    let mut solver = Solver::new();
+    solver.set_book(None);
+    let limits = Limits {
+        max_nodes: Some(NODE_BUDGET),
+        ..Limits::default()
+    };
+    let (mut confirmed, mut tried) = (0, 0);
+    for (position, score) in &deepest {
+        tried += 1;
+        match solver.solve_within(position, &limits) {
+            Ok(found) => {
+                assert_eq!(found, *score, "book entry {:#x}", canonical_key(position));
+                confirmed += 1;
+            }
+            Err(SolverError::Interrupted { lower, upper }) => {
+                assert!(
+                    lower <= *score && *score <= upper,
+                    "book entry {:#x}: {score} outside the proven {lower}..{upper}",
+                    canonical_key(position)
+                );
+            }
+            Err(other) => panic!("unexpected error {other}"),
+        }
+        if confirmed == CONFIRMED {
+            break;
+        }
+    }
+    assert_eq!(
+        confirmed, CONFIRMED,
+        "only {confirmed} of {tried} entries solved within {NODE_BUDGET} nodes"
+    );
+}
+
+#[test]
+fn every_shallower_entry_is_the_best_of_its_children() {
+    // The scores below the deepest ply were computed from the deepest ones: each must be the
+    // negamax of its children's, which the book holds too.
+    let book = Book::embedded().expect("the built-in book loads");
+    let area = (book.width() * book.height()) as i32;
+    let mut checked = 0;
+    for (key, score) in book.entries() {
+        let position = c4::book::position_of_key(book.width(), book.height(), key).unwrap();
+        if position.moves_played() == book.depth() {
+            continue;
+        }
+        let moves = position.moves_played() as i32;
+        let best = (0..book.width())
+            .filter(|&c| position.can_play(c))
+            .map(|c| {
+                let mut child = position;
+                child.play_column(c).unwrap();
+                if child.can_win_next() {
+                    -((area - moves) / 2)
+                } else {
+                    -i32::from(
+                        book.score(&child)
+                            .expect("the child is in the book")
+                            .value(),
+                    )
+                }
+            })
+            .max()
+            .unwrap();
+        assert_eq!(i32::from(score.value()), best, "entry {key:#x}");
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+fn pos(moves: &str) -> Position {
+    let columns: Vec<u8> = moves.bytes().map(|b| b - b'1').collect();
+    Position::from_moves(7, 6, &columns).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("c4-book-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn c4(args: &[&str]) -> (String, String, i32) {
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+        output.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn verify_exits_1_on_a_wrong_entry() {
+    let dir = scratch("verify");
+    // Two end-game positions of the benchmark sets, scores -5 and -3; the second one wrong.
+    let right = pos("6656121765165112214223425456774");
+    let wrong = pos("243331165617225415252273643137");
+    let entries = [
+        (canonical_key(&right), Score::new(-5)),
+        (canonical_key(&wrong), Score::new(4)),
+    ];
+    let path = dir.join("wrong.book");
+    let book = Book::from_scores(7, 6, 31, entries).unwrap();
+    std::fs::write(&path, book.to_bytes()).unwrap();
+    let (out, _, code) = c4(&["book", "verify", path.to_str().unwrap(), "--sample", "10"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("book 4, search -3"), "{out}");
+    assert!(out.ends_with("verified 2 entries: 1 mismatches\n"), "{out}");
+
+    let right_only = Book::from_scores(7, 6, 31, [entries[0]]).unwrap();
+    std::fs::write(&path, right_only.to_bytes()).unwrap();
+    let (out, _, code) = c4(&["book", "verify", path.to_str().unwrap()]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("verified 1 entries: 0 mismatches\n", 0)
+    );
+}
+
+#[test]
+fn bad_files_and_arguments_are_reported_not_crashed_on() {
+    let dir = scratch("errors");
+    let path = dir.join("bad.book");
+    std::fs::write(&path, b"c4-book\nthis is not a book at all").unwrap();
+    let (_, err, code) = c4(&["book", "info", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("book format version"), "{err}");
+    let (_, err, code) = c4(&["book", "merge", "-o", "x.book", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a c4 shard progress file"), "{err}");
+    let (_, err, code) = c4(&["book", "build", "--depth", "3", "--shard", "2/2"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("expected I/N with 0 <= I < N, got '2/2'"),
+        "{err}"
+    );
+    let (out, _, code) = c4(&["book", "info"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("7x6 book, complete to depth"), "{out}");
+}
+
+#[test]
+fn a_small_build_in_two_shards_merges_into_a_book() {
+    let dir = scratch("shards");
+    let dir_arg = dir.to_str().unwrap();
+    for shard in ["0/2", "1/2"] {
+        let (_, err, code) = c4(&[
+            "book", "build", "--width", "5", "--height", "4", "--depth", "5", "--shard", shard,
+            "--dir", dir_arg,
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let out_book = dir.join("small.book");
+    let shards: Vec<String> = ["depth5-shard0-of2", "depth5-shard1-of2"]
+        .iter()
+        .map(|name| dir.join(format!("{name}.progress")).display().to_string())
+        .collect();
+    let (out, err, code) = c4(&[
+        "book",
+        "merge",
+        "-o",
+        out_book.to_str().unwrap(),
+        &shards[0],
+        &shards[1],
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("depth 5"), "{out}");
+    let (out, _, code) = c4(&[
+        "book",
+        "verify",
+        out_book.to_str().unwrap(),
+        "--sample",
+        "40",
+    ]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("verified 40 entries: 0 mismatches\n", 0)
+    );
+}
