@@ -2,10 +2,12 @@
 //! and perfect play on the exact solver, with a heuristic search where the solver cannot go.
 //! No I/O; randomness comes from a seeded [`Rng`] so that games replay exactly.
 
+mod level_text;
 pub mod lookahead;
 pub mod perfect;
 mod rng;
 
+pub use level_text::{level, level_words, LevelError, Separator};
 pub use rng::Rng;
 
 use crate::rules::{Column, Game};

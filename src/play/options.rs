@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use crate::engine::{Level, TieBreak};
+use crate::engine::{self, Level, LevelError, Separator};
+use crate::notation::grammar::parse_whole;
 use crate::notation::{parse_moves_counting, Counting, Fen, Style};
 use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
 use crate::rules::{Game, MoveError, Player, Token, Variant};
@@ -439,31 +440,19 @@ fn one_char(value: &str) -> Result<char, SettingError> {
 }
 
 /// A computer level: `random`, `lookahead:N` with an optional `:left|right|random` tie-break
-/// (left when not given), or `perfect`.
+/// (left when not given), or `perfect`: the protocol's level words ([`engine::level`]), between
+/// colons, with look-aheads of at most [`MAX_LOOKAHEAD`].
 pub fn parse_level(text: &str) -> Result<Level, SettingError> {
-    let bad = || {
+    parse_whole(
+        engine::level(Separator::Colon, MAX_LOOKAHEAD),
+        text,
+        |left| LevelError::Unknown(left.to_string()),
+    )
+    .map_err(|e| {
         error(format!(
-            "unknown level '{text}'; levels: random, lookahead:N[:left|right|random] (N 1-{MAX_LOOKAHEAD}), perfect"
+            "unknown level '{text}' ({e}); levels: random, lookahead:N[:left|right|random] (N 1-{MAX_LOOKAHEAD}), perfect"
         ))
-    };
-    let mut parts = text.split(':');
-    let level = match (parts.next(), parts.next(), parts.next(), parts.next()) {
-        (Some("random"), None, _, _) => Level::Random,
-        (Some("perfect"), None, _, _) => Level::Perfect,
-        (Some("lookahead"), Some(plies), tie_break, None) => {
-            let plies: u32 = plies.parse().map_err(|_| bad())?;
-            if !(1..=MAX_LOOKAHEAD).contains(&plies) {
-                return Err(bad());
-            }
-            let tie_break = match tie_break {
-                None => TieBreak::Left,
-                Some(name) => TieBreak::from_name(name).ok_or_else(bad)?,
-            };
-            Level::Lookahead { plies, tie_break }
-        }
-        _ => return Err(bad()),
-    };
-    Ok(level)
+    })
 }
 
 /// A level in words, as the game's opening line shows it.
@@ -481,6 +470,7 @@ pub fn level_name(level: Level) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::TieBreak;
 
     fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()

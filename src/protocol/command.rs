@@ -23,7 +23,7 @@ use nom::sequence::{preceded, separated_pair, terminated};
 use nom::Parser;
 use thiserror::Error;
 
-use crate::engine::{Level, TieBreak};
+use crate::engine::{self, Level, LevelError, Separator, TieBreak};
 use crate::notation::fen::fen;
 use crate::notation::grammar::{fail, Failure, Parsed};
 use crate::notation::{parse_column, Fen, FenSyntaxError, MoveText, MovesError, Style};
@@ -921,6 +921,31 @@ fn stream_part(input: &str) -> Args<'_, StreamPart> {
     }
 }
 
+/// A level grammar's failure in the words of every other argument error.
+fn level_failure(failure: Failure<'_, LevelError>) -> Failure<'_, Problem> {
+    let problem = failure.problem.map(|e| match e {
+        LevelError::MissingDepth => Problem::Missing("a depth after 'lookahead'"),
+        LevelError::DepthNotANumber(got) => Problem::NotANumber {
+            what: "lookahead depth",
+            got,
+        },
+        LevelError::DepthOutOfRange { got, max } => Problem::OutOfRange {
+            what: "lookahead depth",
+            min: 1,
+            max: max.into(),
+            got,
+        },
+        LevelError::Unknown(got) => Problem::Expected {
+            expected: "a level".to_string(),
+            got,
+        },
+    });
+    Failure {
+        at: failure.at,
+        problem,
+    }
+}
+
 /// One part of the `go` arguments.
 #[derive(Debug, Clone, Copy)]
 enum GoPart {
@@ -937,28 +962,16 @@ fn go_part(input: &str) -> Args<'_, GoPart> {
     // After an option's name its value is due: `cut`, so that `many0` does not stop quietly.
     let bound = |missing, what, max| cut(arg(missing, number(what, 1, max)));
     match option {
-        "perfect" => Ok((rest, GoPart::Level(GoRequest::default()))),
-        "random" => Ok((rest, GoPart::Level(GoRequest::Random))),
-        "lookahead" => {
-            let (rest, plies) = bound(
-                "a depth after 'lookahead'",
-                "lookahead depth",
-                MAX_GO_DEPTH.into(),
-            )
-            .parse(rest)?;
-            // An optional tie-break: a word that is not one is the next option.
-            let (rest, tie_break) = match word(rest) {
-                Ok((after, text)) => match TieBreak::from_name(text) {
-                    Some(tie_break) => (after, tie_break),
-                    None => (rest, TieBreak::Left),
-                },
-                Err(_) => (rest, TieBreak::Left),
+        "perfect" | "random" | "lookahead" => {
+            let (rest, level) = engine::level(Separator::Blank, MAX_GO_DEPTH)
+                .parse(input)
+                .map_err(|e| e.map(level_failure))?;
+            let request = match level {
+                Level::Lookahead { plies, tie_break } => GoRequest::Lookahead { plies, tie_break },
+                Level::Random => GoRequest::Random,
+                Level::Perfect | Level::Heuristic { .. } => GoRequest::default(),
             };
-            let level = GoRequest::Lookahead {
-                plies: plies as u32,
-                tie_break,
-            };
-            Ok((rest, GoPart::Level(level)))
+            Ok((rest, GoPart::Level(request)))
         }
         "depth" => bound("a depth after 'depth'", "depth", MAX_GO_DEPTH.into())
             .map(|d| GoPart::Depth(d as u32))
