@@ -20,6 +20,7 @@ use nom::Parser;
 use thiserror::Error;
 
 use super::grammar::{fail, parse_whole, Parsed};
+use super::token_list;
 use crate::rules::variant::MAX_SIDE;
 use crate::rules::{Board, Cell, Game, PositionError, Variant};
 
@@ -252,14 +253,7 @@ impl Fen {
         let variant = variant
             .with_size(self.width(), self.height())
             .expect("Fen::parse admits only sizes from 1 to 16, and only the size changes");
-        let tokens = || {
-            variant
-                .tokens()
-                .iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let tokens = || token_list(variant.tokens());
         let mut board = Board::empty(self.width(), self.height());
         for (row, cells) in self.rows.iter().enumerate() {
             for (column, &cell) in cells.iter().enumerate() {

@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, IsTerminal};
 
 pub use options::{
     check_name, level_name, parse_level, BoardStyle, ColumnNames, PlayOptions, SettingError,
-    MAX_LOOKAHEAD, MAX_NAME_CHARS, SETTINGS,
+    MAX_LOOKAHEAD, SETTINGS,
 };
 pub use session::run;
 

@@ -8,12 +8,10 @@ use crate::engine::{self, Level, LevelError, Separator};
 use crate::notation::grammar::parse_whole;
 use crate::notation::{parse_moves_counting, Counting, Fen, Style};
 use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
-use crate::rules::{Game, MoveError, Player, Token, Variant};
+use crate::rules::{self, Game, MoveError, Player, Token, Variant};
 
 /// The deepest look-ahead a computer player may be given (7^8 positions on the standard board).
 pub const MAX_LOOKAHEAD: u32 = 8;
-/// The longest player name.
-pub const MAX_NAME_CHARS: usize = 64;
 /// What the computer players are called.
 pub const COMPUTER_NAME: &str = "Computer";
 
@@ -394,27 +392,16 @@ impl PlayOptions {
     }
 }
 
-/// A name someone can be called by: not empty, not one of the commands `q`, `h`, `s` or `u`
-/// (any case), at most [`MAX_NAME_CHARS`] characters, no control characters (a saved game keeps
-/// one name per line).
+/// A name someone can be called by: a player's name by the rules ([`rules::check_name`]) that
+/// is not one of the commands `q`, `h`, `s` or `u` (any case), which a turn's answer would take
+/// as the command.
 pub fn check_name(name: &str) -> Result<(), SettingError> {
-    if name.trim().is_empty() {
-        return Err(error("a name cannot be empty"));
-    }
     if ["q", "h", "s", "u"].contains(&name.to_ascii_lowercase().as_str()) {
         return Err(error(format!(
             "'{name}' is a command (q quit, h hint, s save, u undo), not a name"
         )));
     }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(error(format!(
-            "a name has at most {MAX_NAME_CHARS} characters"
-        )));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(error("a name cannot contain control characters"));
-    }
-    Ok(())
+    rules::check_name(name).map_err(|e| error(e.to_string()))
 }
 
 fn number(value: &str) -> Result<usize, SettingError> {

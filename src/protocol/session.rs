@@ -13,17 +13,16 @@ use super::search::{Finished, Search, SearchError, SearchKind};
 use crate::book::{Book, BookError};
 use crate::engine::perfect::PerfectError;
 use crate::engine::Rng;
-use crate::notation::{fen_of, play_sequence, render, FenPositionError, SequenceError, Style};
-use crate::rules::{Game, MoveError, Token, Variant, VariantError};
+use crate::notation::{
+    fen_of, play_sequence, render, token_list, FenPositionError, SequenceError, Style,
+};
+use crate::rules::{check_name, Game, MoveError, NameError, Token, Variant, VariantError};
 use crate::solver::Solver;
 use crate::textio::savefile::{self, SaveError};
 
 /// The protocol's version, as `protocol_version` answers: 2 since `name` alone answers the
 /// engine's name and `status` says `to-move none` once the game is over.
 pub const PROTOCOL_VERSION: u32 = 2;
-
-/// The longest player name accepted.
-pub const MAX_NAME_CHARS: usize = 64;
 
 /// Why a well-formed command cannot be carried out now.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -52,9 +51,9 @@ pub enum SessionError {
     /// `name` with a token nobody plays.
     #[error("no player has the token '{token}' (tokens: {tokens})")]
     UnknownToken { token: char, tokens: String },
-    /// `name` with an over-long name.
-    #[error("a name has at most {MAX_NAME_CHARS} characters, got {0}")]
-    NameTooLong(usize),
+    /// `name` with a name that cannot be taken.
+    #[error("{0}")]
+    Name(#[from] NameError),
     /// `save` or `load` failed.
     #[error("{0}")]
     File(#[from] SaveError),
@@ -285,10 +284,7 @@ impl Session {
                         tokens: token_list(self.game.variant().tokens()),
                     });
                 };
-                let chars = name.chars().count();
-                if chars > MAX_NAME_CHARS {
-                    return Err(SessionError::NameTooLong(chars));
-                }
+                check_name(&name)?;
                 self.names[player.index()] = name;
                 Ok(Response::Done)
             }
@@ -434,13 +430,4 @@ fn table_bits(mib: u32) -> u32 {
 /// `Player 1`, `Player 2`, ...
 fn default_names(players: usize) -> Vec<String> {
     (1..=players).map(|i| format!("Player {i}")).collect()
-}
-
-/// Tokens separated by spaces, for messages.
-pub(crate) fn token_list(tokens: &[Token]) -> String {
-    tokens
-        .iter()
-        .map(|t| t.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }

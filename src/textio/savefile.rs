@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use super::describe;
 use crate::notation::{Fen, FenError};
-use crate::rules::{Game, Variant};
+use crate::rules::{check_name, Game, NameError, Variant};
 
 /// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
 pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
@@ -46,6 +46,13 @@ pub enum SaveError {
     /// A name line that is empty.
     #[error("cannot load {path}: line {line} should be a player's name but is empty")]
     EmptyName { path: String, line: usize },
+    /// A name line that is no player's name (too long).
+    #[error("cannot load {path}: line {line}: {source}")]
+    Name {
+        path: String,
+        line: usize,
+        source: NameError,
+    },
     /// The FEN line is not a position of this game.
     #[error("cannot load {path}: line {line}: {source}")]
     Fen {
@@ -145,6 +152,7 @@ pub fn load(path: &Path, variant: &Variant) -> Result<(Vec<String>, Game), SaveE
 enum TextError {
     LineCount { expected: usize, found: usize },
     EmptyName(usize),
+    Name(usize, NameError),
     Fen(usize, FenError),
 }
 
@@ -158,6 +166,7 @@ impl TextError {
                 found,
             },
             TextError::EmptyName(line) => SaveError::EmptyName { path, line },
+            TextError::Name(line, source) => SaveError::Name { path, line, source },
             TextError::Fen(line, source) => SaveError::Fen { path, line, source },
         }
     }
@@ -176,8 +185,12 @@ fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError
         });
     }
     let (names, fen_line) = lines.split_at(variant.players());
-    if let Some(i) = names.iter().position(|n| n.trim().is_empty()) {
-        return Err(TextError::EmptyName(i + 1));
+    for (i, name) in names.iter().enumerate() {
+        match check_name(name.trim()) {
+            Ok(()) => {}
+            Err(NameError::Empty) => return Err(TextError::EmptyName(i + 1)),
+            Err(e) => return Err(TextError::Name(i + 1, e)),
+        }
     }
     let game = Fen::parse(fen_line[0])
         .map_err(FenError::from)
@@ -242,5 +255,23 @@ mod tests {
         assert_eq!(loaded, names);
         assert_eq!(crate::notation::fen_of(&game), "2x1oo1/2x4/7/7/7/7 x");
         fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn loaded_names_follow_the_rules_for_names() {
+        let long = "a".repeat(crate::rules::MAX_NAME_CHARS + 1);
+        let text = format!("Ann\n{long}\n7/7/7/7/7/7 x\n");
+        let error = parse(&text, &Variant::default())
+            .err()
+            .unwrap()
+            .at("game.txt");
+        assert_eq!(
+            error.to_string(),
+            "cannot load game.txt: line 2: a name has at most 64 characters, got 65"
+        );
+        let error = parse("Ann\n \n7/7/7/7/7/7 x\n", &Variant::default())
+            .err()
+            .unwrap();
+        assert!(matches!(error, TextError::EmptyName(2)));
     }
 }
