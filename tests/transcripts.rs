@@ -80,12 +80,7 @@ fn unknown_arguments_exit_2_with_usage_on_stderr() {
 #[test]
 fn stop_ends_a_running_search_and_every_line_is_answered() {
     use std::io::Write;
-    use std::process::Stdio;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_c4();
     let mut stdin = child.stdin.take().unwrap();
     // The empty board takes minutes to solve without the opening book: only `stop` can end
     // this search soon.
@@ -163,12 +158,7 @@ fn a_closed_stdout_ends_c4_quietly() {
 #[test]
 fn a_streaming_analysis_writes_info_lines_until_the_next_command() {
     use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_c4();
     let mut stdin = child.stdin.take().unwrap();
     // The empty board takes minutes to solve: the stream goes on until `fen` arrives.
     stdin
@@ -200,4 +190,14 @@ fn a_streaming_analysis_writes_info_lines_until_the_next_command() {
     assert!(body.is_empty() || body.ends_with('\n'), "{rest}");
     assert!(body.lines().all(|l| l.starts_with("info nodes ")), "{rest}");
     assert_eq!(after, "7/7/7/7/7/7 x\n\n");
+}
+
+/// `c4` running with piped standard input and output, for tests that talk to it line by line.
+fn spawn_c4() -> std::process::Child {
+    use std::process::Stdio;
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap()
 }

@@ -899,6 +899,18 @@ enum StreamPart {
     Nodes(u64),
 }
 
+/// Fails at `at`: `other` is no option of the command.
+fn no_such_option<'a, T>(at: &'a str, other: &str) -> Args<'a, T> {
+    fail(
+        at,
+        Problem::NoSuch {
+            kind: "option",
+            got: other.to_string(),
+            more: String::new(),
+        },
+    )
+}
+
 /// One `analyze stream` option and its number.
 fn stream_part(input: &str) -> Args<'_, StreamPart> {
     let (rest, option) = word(input)?;
@@ -910,14 +922,7 @@ fn stream_part(input: &str) -> Args<'_, StreamPart> {
         "nodes" => value("a number after 'nodes'", "nodes", MAX_NODES)
             .map(StreamPart::Nodes)
             .parse(rest),
-        other => fail(
-            option,
-            Problem::NoSuch {
-                kind: "option",
-                got: other.to_string(),
-                more: String::new(),
-            },
-        ),
+        other => no_such_option(option, other),
     }
 }
 
@@ -982,14 +987,7 @@ fn go_part(input: &str) -> Args<'_, GoPart> {
         "movetime" => bound("a time in ms after 'movetime'", "movetime", MAX_MOVETIME_MS)
             .map(GoPart::Movetime)
             .parse(rest),
-        other => fail(
-            option,
-            Problem::NoSuch {
-                kind: "option",
-                got: other.to_string(),
-                more: String::new(),
-            },
-        ),
+        other => no_such_option(option, other),
     }
 }
 
