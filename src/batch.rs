@@ -58,6 +58,8 @@ pub struct BatchOptions {
     pub table_bits: u32,
     /// Threads per exact search.
     pub threads: usize,
+    /// Whether the solver consults the built-in opening book.
+    pub book: bool,
 }
 
 impl Default for BatchOptions {
@@ -68,6 +70,7 @@ impl Default for BatchOptions {
             height: BENCH_HEIGHT,
             table_bits: DEFAULT_TABLE_BITS,
             threads: 1,
+            book: true,
         }
     }
 }
@@ -85,6 +88,9 @@ pub fn run_batch_solve(
 ) -> io::Result<()> {
     let mut solver = Solver::with_table_bits(opts.table_bits);
     solver.set_threads(opts.threads);
+    if !opts.book {
+        solver.set_book(None);
+    }
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);

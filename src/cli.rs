@@ -100,6 +100,9 @@ pub struct SolveArgs {
     /// Search each exact score with N threads sharing the table (1-64)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
     pub threads: usize,
+    /// Search without the built-in opening book
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 impl SolveArgs {
@@ -113,6 +116,7 @@ impl SolveArgs {
         BatchOptions {
             mode,
             threads: self.threads,
+            book: !self.no_book,
             ..BatchOptions::default()
         }
     }

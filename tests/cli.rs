@@ -78,9 +78,11 @@ fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {
         assert!(bench.contains(word), "{word}: {bench}");
     }
     let solve = c4(&["solve", "--help"], "").stdout;
-    for word in ["--weak", "--analyze", "--threads"] {
+    for word in ["--weak", "--analyze", "--threads", "--no-book"] {
         assert!(solve.contains(word), "{word}: {solve}");
     }
+    let run = c4(&["solve", "--no-book"], "4455\n");
+    assert_eq!((run.code, run.stdout.as_str()), (0, "4455 18\n"));
 }
 
 #[test]
