@@ -133,14 +133,7 @@ impl Book {
             .map(|(key, score)| key << 8 | u64::from(score.value() as u8))
             .collect();
         entries.sort_unstable();
-        let book = Book {
-            width,
-            height,
-            depth,
-            entries,
-        };
-        book.check_entries()?;
-        Ok(book)
+        Book::checked(width, height, depth, entries)
     }
 
     /// Reads a book from the bytes of a book file, checking everything the format promises.
@@ -194,14 +187,7 @@ impl Book {
             .chunks_exact(ENTRY_BYTES)
             .map(|e| u64::from_le_bytes(e.try_into().expect("8 bytes")))
             .collect();
-        let book = Book {
-            width,
-            height,
-            depth,
-            entries,
-        };
-        book.check_entries()?;
-        Ok(book)
+        Book::checked(width, height, depth, entries)
     }
 
     /// The bytes of the book file.
@@ -287,6 +273,18 @@ impl Book {
             .binary_search_by_key(&key, |&e| e >> 8)
             .ok()
             .map(|index| split_entry(self.entries[index]).1)
+    }
+
+    /// A book of sorted `entries`, refused unless they are in order with scores in range.
+    fn checked(width: u32, height: u32, depth: u32, entries: Vec<u64>) -> Result<Book, BookError> {
+        let book = Book {
+            width,
+            height,
+            depth,
+            entries,
+        };
+        book.check_entries()?;
+        Ok(book)
     }
 
     fn check_entries(&self) -> Result<(), BookError> {
