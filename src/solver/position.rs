@@ -404,6 +404,12 @@ impl Position {
         })
     }
 
+    /// The cells where the side to move would complete four.
+    #[inline(always)]
+    pub(crate) fn own_winning_cells(&self) -> u64 {
+        self.winning_cells(self.current)
+    }
+
     /// The key of the position after playing `cell`.
     #[inline(always)]
     pub(crate) fn key_after(&self, cell: u64) -> u64 {
@@ -415,6 +421,14 @@ impl Position {
     pub(crate) fn cell_in(&self, column: u32) -> u64 {
         self.possible() & self.geometry.column_mask(column)
     }
+}
+
+/// Whether the side to move, whose winning cells are `own_threats`, has two of them stacked
+/// right above one of `candidates` (its non-losing moves): playing there forces the opponent to
+/// block the lower one, and the upper one then wins. Needs that neither side can win at once.
+#[inline(always)]
+pub(crate) fn has_stacked_threats_over(candidates: u64, own_threats: u64) -> bool {
+    candidates & (own_threats >> 1) & (own_threats >> 2) != 0
 }
 
 #[inline(always)]

@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::order::{centre_out, MoveList};
-use super::position::Geometry;
+use super::position::{has_stacked_threats_over, Geometry};
 use super::table::{Bounds, Table};
 use super::{Outcome, Position, Score, SolverError};
 use crate::book::Book;
@@ -470,7 +470,10 @@ impl Solver {
     /// own copy with the shape built in (a fifth fewer instructions), every other board the
     /// general one.
     fn search(&mut self, position: &Position, alpha: i32, beta: i32) -> i32 {
-        let threats = position.opponent_winning_cells();
+        let threats = Threats {
+            own: position.own_winning_cells(),
+            opponent: position.opponent_winning_cells(),
+        };
         if *position.geometry() == Geometry::STANDARD {
             self.negamax::<true>(position, threats, alpha, beta)
         } else {
@@ -480,15 +483,15 @@ impl Solver {
 
     /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
     /// on the same side of the window (at most `alpha`, or at least `beta`). `STANDARD`: the
-    /// position is on the standard board; `opponent_threats`: the cells where the opponent would
-    /// complete four.
+    /// position is on the standard board; `threats`: the cells where each side would complete
+    /// four.
     ///
     /// Requires that the side to move cannot win at once (every caller checks that first, and
     /// children are only ever reached through moves that do not allow an immediate win).
     fn negamax<const STANDARD: bool>(
         &mut self,
         position: &Position,
-        opponent_threats: u64,
+        threats: Threats,
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
@@ -510,13 +513,16 @@ impl Solver {
             }
         }
 
-        let candidates = position.non_losing_moves(opponent_threats);
+        let candidates = position.non_losing_moves(threats.opponent);
         if candidates == 0 {
             // Every move lets the opponent complete four with its next stone.
             return -(area - moves) / 2;
         }
         if moves >= area - 2 {
             return 0;
+        }
+        if has_stacked_threats_over(candidates, threats.own) {
+            return (area - 1 - moves) / 2;
         }
         // The opponent cannot win with its next stone, and we cannot win with this one.
         let mut lower = -(area - 2 - moves) / 2;
@@ -590,13 +596,13 @@ impl Solver {
                 }
                 let child_key = self.table_key(&geometry, position.key_after(cell)).0;
                 self.table_for(empty - 1).prefetch(child_key);
-                let threats = position.winning_cells_after(cell);
+                let created = position.winning_cells_after(cell);
                 let weight = if hint == Some(column) {
                     u32::MAX
                 } else {
-                    threats.count_ones()
+                    created.count_ones()
                 };
-                list.push(cell, column, child_key, threats, weight);
+                list.push(cell, column, child_key, created, weight);
             }
         }
         if area - moves > ETC_MIN_EMPTY {
@@ -621,10 +627,16 @@ impl Solver {
         if empty > self.diverge_above {
             list.second_first();
         }
-        for (cell, column, _, threats) in list.iter() {
+        for (cell, column, _, created) in list.iter() {
             let mut child = *position;
             child.play_unchecked(cell);
-            let score = -self.negamax::<STANDARD>(&child, threats, -beta, -alpha);
+            // The mover's threats are the child's opponent's, and the opponent's the child's
+            // mover's, less the cell just filled.
+            let child_threats = Threats {
+                own: threats.opponent & !cell,
+                opponent: created,
+            };
+            let score = -self.negamax::<STANDARD>(&child, child_threats, -beta, -alpha);
             if self.interrupted {
                 return 0;
             }
@@ -685,6 +697,16 @@ impl Solver {
         }
         (key, false)
     }
+}
+
+/// The cells where each side would complete four, handed from a node to its children so that
+/// neither is computed twice.
+#[derive(Clone, Copy)]
+struct Threats {
+    /// The side to move's.
+    own: u64,
+    /// The opponent's.
+    opponent: u64,
 }
 
 /// The helper threads of one exact search. Each runs the same search as the main thread on the
@@ -845,6 +867,37 @@ mod tests {
                 });
                 prop_assert_eq!(scores[column as usize].map(|s| i32::from(s.value())), expected);
             }
+        }
+    }
+
+    #[test]
+    fn stacked_threats_over_a_safe_move_win_with_the_stone_after_next() {
+        // Random games: wherever the rule applies with at most ten empty cells, exhaustive
+        // search finds exactly the win it claims.
+        for (width, height) in [(5, 4), (4, 5), (5, 5)] {
+            let area = (width * height) as i32;
+            let mut seen = 0;
+            let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+            for _ in 0..400 {
+                let mut position = Position::new(width, height).unwrap();
+                while !position.is_full() && !position.can_win_next() {
+                    let moves = position.moves_played() as i32;
+                    let candidates = position.non_losing_moves(position.opponent_winning_cells());
+                    if area - moves <= 10
+                        && has_stacked_threats_over(candidates, position.own_winning_cells())
+                    {
+                        assert_eq!(exhaustive(&position), (area - 1 - moves) / 2, "{position:?}");
+                        seen += 1;
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let columns: Vec<u32> = (0..width).filter(|&c| position.can_play(c)).collect();
+                    let column = columns[(state % columns.len() as u64) as usize];
+                    position.play_column(column).unwrap();
+                }
+            }
+            assert!(seen > 0, "{width}x{height}: the rule never applied");
         }
     }
 
