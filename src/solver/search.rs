@@ -597,10 +597,12 @@ impl Solver {
                 let child_key = self.table_key(&geometry, position.key_after(cell)).0;
                 self.table_for(empty - 1).prefetch(child_key);
                 let created = position.winning_cells_after(cell);
+                // Moves that make more threats first; a move right under one of the mover's
+                // own threats lets the opponent block it, so it counts as one threat less.
                 let weight = if hint == Some(column) {
                     u32::MAX
                 } else {
-                    created.count_ones()
+                    created.count_ones() + u32::from((cell << 1) & threats.own == 0)
                 };
                 list.push(cell, column, child_key, created, weight);
             }
