@@ -597,12 +597,15 @@ impl Solver {
                 let child_key = self.table_key(&geometry, position.key_after(cell)).0;
                 self.table_for(empty - 1).prefetch(child_key);
                 let created = position.winning_cells_after(cell);
-                // Moves that make more threats first; a move right under one of the mover's
-                // own threats lets the opponent block it, so it counts as one threat less.
+                // Moves that make more threats first. A threat right above one of the
+                // opponent's is not counted: the opponent's is filled first. A move right under
+                // one of the mover's own threats lets the opponent block it, so it counts as one
+                // threat less.
                 let weight = if hint == Some(column) {
                     u32::MAX
                 } else {
-                    created.count_ones() + u32::from((cell << 1) & threats.own == 0)
+                    (created & !(threats.opponent << 1)).count_ones()
+                        + u32::from((cell << 1) & threats.own == 0)
                 };
                 list.push(cell, column, child_key, created, weight);
             }
@@ -888,7 +891,11 @@ mod tests {
                     if area - moves <= 10
                         && has_stacked_threats_over(candidates, position.own_winning_cells())
                     {
-                        assert_eq!(exhaustive(&position), (area - 1 - moves) / 2, "{position:?}");
+                        assert_eq!(
+                            exhaustive(&position),
+                            (area - 1 - moves) / 2,
+                            "{position:?}"
+                        );
                         seen += 1;
                     }
                     state ^= state << 13;
