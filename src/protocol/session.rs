@@ -192,6 +192,7 @@ impl Session {
                 Response::BestMove {
                     column: chosen,
                     proven,
+                    score,
                     ..
                 },
             ) => {
@@ -199,6 +200,7 @@ impl Session {
                 Ok(Response::BestMove {
                     column: chosen,
                     proven,
+                    score,
                     played: Some(Summary::of(&self.game)),
                 })
             }
