@@ -1,5 +1,6 @@
-//! Runs the real `c4` binary on every protocol script in `fixtures/protocol/` and snapshots the
-//! whole transcript (one snapshot per fixture), plus the exit-status behaviour the scripts cannot show.
+//! Runs the real `c4` binary on every protocol script in `fixtures/protocol/` (and, as `c4 ugi`,
+//! every UGI script in `fixtures/ugi/`) and snapshots the whole transcript (one snapshot per
+//! fixture), plus the exit-status behaviour the scripts cannot show.
 
 mod common;
 
@@ -39,6 +40,16 @@ fn protocol_fixtures() {
         let folder = common::scratch_folder("test", path.file_stem().unwrap().to_str().unwrap());
         let (out, code) = transcript_in(&folder, &input, &[]);
         fs::remove_dir_all(&folder).unwrap();
+        assert_eq!(code, 0, "{} exited with {code}", path.display());
+        insta::assert_snapshot!(out);
+    });
+}
+
+#[test]
+fn ugi_fixtures() {
+    insta::glob!("../fixtures/ugi", "*.ugi", |path| {
+        let input = fs::read(path).unwrap();
+        let (out, code) = transcript(&input, &["ugi"]);
         assert_eq!(code, 0, "{} exited with {code}", path.display());
         insta::assert_snapshot!(out);
     });
