@@ -55,6 +55,29 @@ fn ugi_fixtures() {
     });
 }
 
+/// The `ugi` examples of protocol.md: each block's `> ` lines are sent to `c4 ugi`, and its other
+/// lines are what it must write.
+#[test]
+fn ugi_examples_in_protocol_md() {
+    let doc =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    let mut blocks = 0;
+    for block in doc.split("```ugi\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let (mut input, mut expected) = (String::new(), String::new());
+        for line in block.lines() {
+            match line.strip_prefix("> ") {
+                Some(sent) => input.push_str(&format!("{sent}\n")),
+                None => expected.push_str(&format!("{line}\n")),
+            }
+        }
+        let (out, code) = transcript(input.as_bytes(), &["ugi"]);
+        assert_eq!((out.as_str(), code), (expected.as_str(), 0), "{block}");
+        blocks += 1;
+    }
+    assert_eq!(blocks, 3, "protocol.md should have three ugi examples");
+}
+
 #[test]
 fn strict_mode_exits_1_after_the_first_failure() {
     let (out, code) = transcript(b"play 4\nplay 0\nfen\n", &["--strict"]);
