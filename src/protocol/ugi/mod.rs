@@ -22,7 +22,7 @@ pub use reply::UgiReply;
 pub use session::{UgiSession, UgiStep};
 
 use super::search::Search;
-use super::{line_text, read_line};
+use super::{clean_line, line_text, read_line};
 use session::GoPlan;
 
 /// How the dialect starts.
@@ -46,6 +46,14 @@ pub enum End {
 /// Whether a protocol line is UGI's greeting, which switches the protocol to this dialect.
 pub fn is_greeting(text: &str) -> bool {
     parse_ugi(text) == Ok(UgiCommand::Ugi)
+}
+
+/// The command a line of input holds (without its `\n`; a final `\r` is dropped), as this
+/// dialect reads it: `None` for a blank or comment line, a line refused whole, or a bad line.
+pub fn command_of(line: &[u8]) -> Option<UgiCommand> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = clean_line(line).ok()??;
+    parse_ugi(text).ok()
 }
 
 /// How often a finished `go infinite` looks for the `stop` it waits for.
