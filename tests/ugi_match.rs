@@ -65,6 +65,16 @@ impl Engine {
         line
     }
 
+    /// The next line that is not an `info` line (a `go infinite` writes them as it goes).
+    fn next_not_info(&mut self) -> String {
+        loop {
+            let line = self.next();
+            if !line.starts_with("info ") {
+                return line;
+            }
+        }
+    }
+
     /// Reads up to the first line whose words `pick` accepts (as the runner does, skipping
     /// every other line), and gives what `pick` made of it.
     fn wait_for<T>(&mut self, pick: impl Fn(&[&str]) -> Option<T>) -> T {
@@ -249,7 +259,7 @@ fn isready_is_answered_during_an_infinite_search_and_stop_gives_one_bestmove() {
     engine.send("position startpos");
     engine.send("go infinite");
     engine.send("isready");
-    assert_eq!(engine.next(), "readyok");
+    assert_eq!(engine.next_not_info(), "readyok");
     engine.send("stop");
     engine.send("isready");
     let mut bestmoves = Vec::new();
@@ -271,15 +281,32 @@ fn isready_is_answered_during_an_infinite_search_and_stop_gives_one_bestmove() {
 }
 
 #[test]
-fn an_infinite_search_that_finishes_keeps_its_bestmove_until_stop() {
+fn an_infinite_search_streams_info_lines_and_keeps_its_bestmove_until_stop() {
     let mut engine = start_engine("perfect");
-    // The book answers at once; `bestmove` still waits for `stop`.
+    // Every column of this position is in the book: the analysis proves them all at once, one
+    // line each, and its last line extends the best line; `bestmove` still waits for `stop`.
     engine.send("position startpos moves 4455");
     engine.send("go infinite");
+    let mut lines = Vec::new();
+    loop {
+        let line = engine.next();
+        assert!(line.starts_with("info nodes 0 "), "{line}");
+        lines.push(line);
+        if lines.last().is_some_and(|l| l.ends_with(" pv 3 4 2")) {
+            break;
+        }
+    }
+    assert_eq!(
+        lines,
+        [
+            "info nodes 0 score mate 18 pv 4",
+            "info nodes 0 score mate 2 pv 3",
+            "info nodes 0 score mate 2 pv 3 4 2"
+        ]
+    );
     engine.send("isready");
     assert_eq!(engine.next(), "readyok");
     engine.send("stop");
-    assert_eq!(engine.next(), "info nodes 0 score mate 2 pv 3");
     assert_eq!(engine.next(), "bestmove 3");
     engine.ask_exact("isready", "readyok");
     engine.quit();

@@ -108,14 +108,26 @@ fn is_reply_line(line: &str) -> bool {
         }
         ["bestmove", column] => *column == "none" || is_number(column),
         ["info", "string", _, ..] => true,
-        ["info", "nodes", nodes, rest @ ..] if is_number(nodes) => match rest {
-            ["pv", column] => is_number(column),
-            ["score", "cp", "0", "pv", column] => is_number(column),
-            ["score", "mate", moves, "pv", column] => {
-                moves.trim_start_matches('-').parse::<u32>().is_ok() && is_number(column)
-            }
-            _ => false,
-        },
+        ["info", rest @ ..] => {
+            let rest = match rest {
+                ["depth", depth, rest @ ..] if is_number(depth) => rest,
+                rest => rest,
+            };
+            let rest = match rest {
+                ["nodes", nodes, rest @ ..] if is_number(nodes) => rest,
+                _ => return false,
+            };
+            let pv = match rest {
+                ["score", "cp", "0", "pv", pv @ ..] | ["pv", pv @ ..] => pv,
+                ["score", "mate", moves, "pv", pv @ ..]
+                    if moves.trim_start_matches('-').parse::<u32>().is_ok() =>
+                {
+                    pv
+                }
+                _ => return false,
+            };
+            !pv.is_empty() && pv.iter().all(|c| is_number(c))
+        }
         _ => false,
     }
 }

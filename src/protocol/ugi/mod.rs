@@ -1,8 +1,8 @@
 //! The UGI dialect (the Universal Game Interface of the `cutegames` match runner), beside the
 //! protocol: `c4 ugi`, or `ugi` as the protocol's first line. It owns the dialect's line loop
-//! and how a `go` runs while input is read: the search runs on a thread of its own and writes
-//! its `info` and `bestmove` lines when it is done, while this thread reads on, answers
-//! `isready` at once and stops the search on `stop`. Lines are read and cleaned as the
+//! and how a `go` runs while input is read: the search (the protocol's [`Search`], a `go` or a
+//! streaming analysis) runs on a thread of its own and writes its `info` and `bestmove` lines,
+//! while this thread reads on, answers `isready` at once and stops the search on `stop`. Lines are read and cleaned as the
 //! protocol's are; the grammar is [`command`], the state [`session`], the replies [`reply`].
 //! `protocol.md` ("The UGI dialect") is its contract.
 
@@ -21,6 +21,7 @@ pub use command::{parse_ugi, UgiCommand, UgiError};
 pub use reply::UgiReply;
 pub use session::{UgiSession, UgiStep};
 
+use super::reply::Info;
 use super::search::Search;
 use super::{clean_line, line_text, read_line};
 use session::GoPlan;
@@ -138,7 +139,8 @@ pub fn run(
 }
 
 /// Runs a `go`: the search on a thread of its own, which writes `info` and `bestmove` when it
-/// is done (a `go infinite` when it is done and stopped); a watchdog that stops it when its
+/// is done (a streaming analysis its `info` lines as they come; a `go infinite` its `bestmove`
+/// only once it is done and stopped); a watchdog that stops it when its
 /// time is up; and, on this thread, the reading of input. While the search runs, `isready` is
 /// answered at once and bad lines are explained; `stop` and `quit` stop it; any other command
 /// waits for it to finish (and stops a `go infinite`, which would not finish). Gives back the
@@ -162,14 +164,33 @@ fn go<W: Write + Send>(
             });
         }
         let worker = scope.spawn(|| {
-            let finished = search.run();
+            let mut last: Option<Info> = None;
+            let (finished, streamed) = if search.is_stream() {
+                // The analysis's lines differ in every column's view; UGI's show the best
+                // column's, so one that says what the last said is left out.
+                let mut written: Option<UgiReply> = None;
+                let mut emit = |info: &Info| {
+                    last = Some(info.clone());
+                    let line = plan.info(info);
+                    if written.as_ref() == Some(&line) {
+                        return Ok(());
+                    }
+                    write_replies(output, std::slice::from_ref(&line))?;
+                    written = Some(line);
+                    Ok(())
+                };
+                search.run_stream(&mut emit)
+            } else {
+                (search.run(), Ok(()))
+            };
             drop(done);
             if plan.infinite {
                 while !stop.load(Ordering::Relaxed) {
                     thread::sleep(INFINITE_POLL);
                 }
             }
-            let written = write_replies(output, &plan.replies(&finished));
+            let written = streamed
+                .and_then(|()| write_replies(output, &plan.replies(&finished, last.as_ref())));
             (finished, written)
         });
         let next = read_during_search(input, output, &stop, plan.infinite);

@@ -52,10 +52,12 @@ pub enum GameResult {
     None,
 }
 
-/// A search's `info` line: the positions the exact search visited, the score when it is
-/// proven, and the move chosen.
+/// A search's `info` line: the heuristic search's depth, the positions the exact search
+/// visited, the score when it is proven, and the best line, starting with the move chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// How many moves deep the heuristic search looked, when it chose.
+    pub depth: Option<u32>,
     /// Positions the exact search visited for this `go`.
     pub nodes: u64,
     /// The proven score, if any.
@@ -111,7 +113,11 @@ impl UgiReply {
             UgiReply::Response(Answer::Yes(yes)) => vec![format!("response {yes}")],
             UgiReply::Response(Answer::Result(result)) => vec![format!("response {result}")],
             UgiReply::Info(info) => {
-                let mut line = format!("info nodes {}", info.nodes);
+                let mut line = String::from("info");
+                if let Some(depth) = info.depth {
+                    line.push_str(&format!(" depth {depth}"));
+                }
+                line.push_str(&format!(" nodes {}", info.nodes));
                 if let Some(score) = info.score {
                     line.push_str(&format!(" score {score}"));
                 }
@@ -179,6 +185,7 @@ mod tests {
             "response p2win\n"
         );
         let info = SearchInfo {
+            depth: None,
             nodes: 12,
             score: Some(UgiScore::Mate(-2)),
             pv: vec![Column::from_index(3)],
@@ -188,11 +195,15 @@ mod tests {
             "info nodes 12 score mate -2 pv 4\n"
         );
         let unproven = SearchInfo {
+            depth: Some(3),
             nodes: 0,
             score: None,
-            pv: vec![Column::from_index(0)],
+            pv: vec![Column::from_index(0), Column::from_index(1)],
         };
-        assert_eq!(UgiReply::Info(unproven).text(), "info nodes 0 pv 1\n");
+        assert_eq!(
+            UgiReply::Info(unproven).text(),
+            "info depth 3 nodes 0 pv 1 2\n"
+        );
         assert_eq!(
             UgiReply::BestMove(Some(Column::from_index(6))).text(),
             "bestmove 7\n"

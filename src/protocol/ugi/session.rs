@@ -11,12 +11,16 @@ use super::command::{EngineOption, GoLimits, Query, UgiCommand};
 use super::reply::{Answer, GameResult, SearchInfo, UgiReply, UgiScore};
 use crate::engine::perfect::Meaning;
 use crate::engine::Level;
-use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, Start};
-use crate::protocol::reply::Response;
+use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, Start, StreamRequest};
+use crate::protocol::reply::{ColumnView, Info, Response};
 use crate::protocol::search::{Finished, Search};
 use crate::protocol::session::{Session, Step};
 use crate::rules::{Game, Outcome};
 use crate::solver::Score;
+
+/// The time between two `info` lines of a `go infinite` analysis, in milliseconds (besides the
+/// lines written when a column's score is proven).
+pub const INFINITE_INTERVAL_MS: u64 = 1000;
 
 /// The state behind one UGI stream.
 pub struct UgiSession {
@@ -111,9 +115,15 @@ impl UgiSession {
         })
     }
 
-    /// `go`: the level's request, bounded by `depth`, `nodes` and the time budget.
+    /// `go`: the level's request, bounded by `depth`, `nodes` and the time budget; or, for a
+    /// `go infinite` at level `perfect` with no time and no depth, the streaming analysis,
+    /// whose `info` lines come as it goes.
     fn go(&mut self, limits: &GoLimits) -> UgiStep {
         let budget = budget(limits, self.game());
+        let analyzes = limits.infinite
+            && self.level == Level::Perfect
+            && budget.is_none()
+            && limits.bounds.depth.is_none();
         let request = match self.level {
             Level::Perfect | Level::Heuristic { .. } => GoRequest::Perfect(Bounds {
                 movetime: budget.map(|b| b.soft_ms),
@@ -122,8 +132,16 @@ impl UgiSession {
             Level::Random => GoRequest::Random,
             Level::Lookahead { plies, tie_break } => GoRequest::Lookahead { plies, tie_break },
         };
+        let command = if analyzes {
+            Command::AnalyzeStream(StreamRequest {
+                interval: INFINITE_INTERVAL_MS,
+                nodes: limits.bounds.nodes,
+            })
+        } else {
+            Command::Go(request)
+        };
         let game = self.game().clone();
-        match self.session.execute(Command::Go(request)) {
+        match self.session.execute(command) {
             Step::Search(search) => {
                 let plan = GoPlan {
                     game,
@@ -155,12 +173,36 @@ impl UgiSession {
 }
 
 impl GoPlan {
+    /// A streaming analysis's `info` line in UGI's words: its depth (for the heuristic search),
+    /// nodes, the score of its best column when that is proven, and its best line.
+    pub fn info(&self, info: &Info) -> UgiReply {
+        let score = info
+            .pv
+            .first()
+            .and_then(|column| match info.columns.get(column.index()) {
+                Some(ColumnView::Exact(score)) => Some(ugi_score(*score, &self.game)),
+                _ => None,
+            });
+        UgiReply::Info(SearchInfo {
+            depth: info.depth,
+            nodes: info.nodes,
+            score,
+            pv: info.pv.clone(),
+        })
+    }
+
     /// What a finished search says: an `info` line and `bestmove`, or, when there is no move
-    /// (the game is over), an `info string` saying why and `bestmove none`.
-    pub fn replies(&self, finished: &Finished) -> Vec<UgiReply> {
+    /// (the game is over), an `info string` saying why and `bestmove none`. After a streaming
+    /// analysis, whose `info` lines are written as they come, `bestmove` alone: the first move
+    /// of the `last` line's best line.
+    pub fn replies(&self, finished: &Finished, last: Option<&Info>) -> Vec<UgiReply> {
+        if let Some(last) = last {
+            return vec![UgiReply::BestMove(last.pv.first().copied())];
+        }
         match &finished.answer {
             Ok((Response::BestMove { column, score, .. }, _)) => vec![
                 UgiReply::Info(SearchInfo {
+                    depth: None,
                     nodes: finished.nodes().saturating_sub(self.nodes_before),
                     score: score.map(|s| ugi_score(s, &self.game)),
                     pv: vec![*column],
