@@ -11,11 +11,11 @@ use super::command::{EngineOption, GoLimits, Query, UgiCommand};
 use super::reply::{Answer, GameResult, SearchInfo, UgiReply, UgiScore};
 use crate::engine::perfect::Meaning;
 use crate::engine::Level;
-use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, Start, StreamRequest};
+use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, NewGame, StreamRequest};
 use crate::protocol::reply::{ColumnView, Info, Response};
 use crate::protocol::search::{Finished, Search};
 use crate::protocol::session::{Session, Step};
-use crate::rules::{Game, Outcome};
+use crate::rules::{Game, Outcome, Variant};
 use crate::solver::Score;
 
 /// The time between two `info` lines of a `go infinite` analysis, in milliseconds (besides the
@@ -84,10 +84,15 @@ impl UgiSession {
             } else {
                 BookRequest::Off
             })),
-            UgiCommand::NewGame => self.quietly(Command::Position {
-                start: Start::StartPos,
-                moves: None,
-            }),
+            UgiCommand::NewGame => {
+                // Back to the standard board, whatever size a FEN set.
+                let standard = Variant::default();
+                self.quietly(Command::New(NewGame {
+                    width: Some(standard.width()),
+                    height: Some(standard.height()),
+                    ..NewGame::default()
+                }))
+            }
             UgiCommand::Position { start, moves } => {
                 self.quietly(Command::Position { start, moves })
             }
@@ -279,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_position_changes_nothing_and_says_why() {
+    fn a_failed_position_changes_nothing_and_uginewgame_resets_the_board() {
         let mut session = UgiSession::default();
         let set = |session: &mut UgiSession, line: &str| match session
             .execute(super::super::command::parse_ugi(line).unwrap())
@@ -295,5 +300,11 @@ mod tests {
             )]
         );
         assert_eq!(session.game().ply(), 2);
+        // A FEN sets the board's size; `uginewgame` goes back to the standard board.
+        assert_eq!(set(&mut session, "position fen 8/8/8/8/8/8/8 x"), vec![]);
+        assert_eq!(session.game().variant().width(), 8);
+        assert_eq!(set(&mut session, "uginewgame"), vec![]);
+        assert_eq!(session.game().variant().width(), 7);
+        assert_eq!(session.game().ply(), 0);
     }
 }
