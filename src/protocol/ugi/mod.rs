@@ -140,11 +140,11 @@ pub fn run(
 
 /// Runs a `go`: the search on a thread of its own, which writes `info` and `bestmove` when it
 /// is done (a streaming analysis its `info` lines as they come; a `go infinite` its `bestmove`
-/// only once it is done and stopped); a watchdog that stops it when its
-/// time is up; and, on this thread, the reading of input. While the search runs, `isready` is
-/// answered at once and bad lines are explained; `stop` and `quit` stop it; any other command
-/// waits for it to finish (and stops a `go infinite`, which would not finish). Gives back the
-/// line that ended the reading, to run next.
+/// only once it is done and stopped); a watchdog that stops it when its time is up; and, on
+/// this thread, the reading of input. While the search runs, `isready` is answered at once and
+/// bad lines are explained; `stop` and `quit` stop it; any other command waits for it to finish
+/// (and stops a `go infinite`, which would not finish). Gives back the line that ended the
+/// reading, to run next.
 fn go<W: Write + Send>(
     input: &mut impl BufRead,
     output: &Mutex<W>,
@@ -267,6 +267,14 @@ mod tests {
         assert_eq!(
             transcript("position startpos moves 1212121\ngo depth 3\nquery result\n"),
             "info string the game is over (x won); there is no move to choose\nbestmove none\nresponse p1win\n"
+        );
+    }
+
+    #[test]
+    fn an_infinite_search_of_a_finished_game_waits_for_stop_and_has_no_move() {
+        assert_eq!(
+            transcript("position startpos moves 1212121\ngo infinite\nisready\nstop\n"),
+            "readyok\ninfo string the game is over (x won); there is no move to choose\nbestmove none\n"
         );
     }
 

@@ -125,10 +125,12 @@ impl UgiSession {
     /// whose `info` lines come as it goes.
     fn go(&mut self, limits: &GoLimits) -> UgiStep {
         let budget = budget(limits, self.game());
+        // A finished game goes to `go`, which says there is no move as every `go` does.
         let analyzes = limits.infinite
             && self.level == Level::Perfect
             && budget.is_none()
-            && limits.bounds.depth.is_none();
+            && limits.bounds.depth.is_none()
+            && !self.game().outcome().is_over();
         let request = match self.level {
             Level::Perfect | Level::Heuristic { .. } => GoRequest::Perfect(Bounds {
                 movetime: budget.map(|b| b.soft_ms),
