@@ -3,10 +3,10 @@
 //! and how a `go` runs while input is read: the search (the protocol's [`Search`], a `go` or a
 //! streaming analysis) runs on a thread of its own and writes its `info` and `bestmove` lines,
 //! while this thread reads on, answers `isready` at once and stops the search on `stop`. (The
-//! protocol runs its searches on its own thread and reads ahead only the one line that may stop
-//! them; UGI must answer every `isready` during a search, so here the reader stays on this
-//! thread and the search moves.) Lines are read and cleaned as the
-//! protocol's are; the grammar is [`command`], the state [`session`], the replies [`reply`].
+//! protocol runs a search on the interpreter's thread and reads ahead only the one line that
+//! may stop it; UGI must answer every `isready` during a search, so here the reader stays on
+//! this thread and the search moves.) Lines are read and cleaned as the protocol's are; the
+//! grammar is [`command`], the state [`session`], the replies [`reply`].
 //! `protocol.md` ("The UGI dialect") is its contract.
 
 pub mod budget;
