@@ -72,7 +72,11 @@ impl UgiSession {
     pub fn execute(&mut self, command: UgiCommand) -> UgiStep {
         match command {
             UgiCommand::Ugi => UgiStep::Reply(vec![UgiReply::Hello]),
-            UgiCommand::IsReady => UgiStep::Reply(vec![UgiReply::ReadyOk]),
+            UgiCommand::IsReady => {
+                // Ready means ready to search: the table is made now, not on the clock.
+                self.session.prepare_solver();
+                UgiStep::Reply(vec![UgiReply::ReadyOk])
+            }
             UgiCommand::SetOption(EngineOption::Level(level)) => {
                 self.level = level;
                 UgiStep::Reply(vec![])
