@@ -86,6 +86,15 @@ pub enum Mode {
     /// Build, join, check and describe opening books
     #[command(display_name = "c4")]
     Book(BookArgs),
+    /// Speak UGI (the Universal Game Interface) on standard input and output, for match runners
+    #[command(
+        display_name = "c4",
+        long_about = "Speak UGI, the Universal Game Interface of the cutegames match runner, on \
+        standard input and output: ugi, isready, setoption, uginewgame, position, query, go, \
+        stop and quit (see protocol.md, \"The UGI dialect\"). Moves are column numbers and \
+        positions c4's FEN. The same dialect starts when the first line given to c4 is 'ugi'."
+    )]
+    Ugi,
 }
 
 /// `c4 solve`'s flags.

@@ -10,7 +10,7 @@ use clap::Parser;
 
 use c4::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError};
 use c4::cli::{usage_error, BenchArgs, Cli, Mode, EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE};
-use c4::protocol::{self, Exit, Options};
+use c4::protocol::{self, ugi, Exit, Options};
 use c4::textio::describe;
 
 fn main() -> ExitCode {
@@ -20,7 +20,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         None => {
-            let stdout = BufWriter::new(io::stdout().lock());
+            // Not locked: in the UGI dialect a search thread writes too.
+            let stdout = BufWriter::new(io::stdout());
             let options = Options { strict: cli.strict };
             protocol::run(io::stdin(), stdout, options).map(|exit| match exit {
                 Exit::Quit | Exit::EndOfInput => EXIT_SUCCESS,
@@ -45,6 +46,11 @@ fn main() -> ExitCode {
             Ok(Err(BenchError::Output(e))) => Err(e),
         },
         Some(Mode::Book(args)) => return c4::book::cli::main(args),
+        Some(Mode::Ugi) => {
+            let stdin = io::BufReader::new(io::stdin());
+            let stdout = BufWriter::new(io::stdout());
+            ugi::run(stdin, stdout, ugi::Opening::Fresh).map(|_| EXIT_SUCCESS)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),

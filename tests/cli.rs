@@ -37,13 +37,14 @@ fn scratch(name: &str) -> PathBuf {
     folder
 }
 
-const SUBCOMMANDS: [&[&str]; 6] = [
+const SUBCOMMANDS: [&[&str]; 7] = [
     &[],
     &["play"],
     &["solve"],
     &["bench"],
     &["book"],
     &["book", "build"],
+    &["ugi"],
 ];
 
 #[test]
@@ -63,7 +64,14 @@ fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {
         }
     }
     let top = c4(&["--help"], "").stdout;
-    for word in ["--strict", "play", "solve", "bench", "Exit status: 0"] {
+    for word in [
+        "--strict",
+        "play",
+        "solve",
+        "bench",
+        "ugi",
+        "Exit status: 0",
+    ] {
         assert!(top.contains(word), "{word}: {top}");
     }
     let bench = c4(&["bench", "--help"], "").stdout;
@@ -83,6 +91,10 @@ fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {
     }
     let run = c4(&["solve", "--no-book"], "4455\n");
     assert_eq!((run.code, run.stdout.as_str()), (0, "4455 18\n"));
+    let ugi = c4(&["ugi", "--help"], "").stdout;
+    assert!(ugi.contains("UGI"), "{ugi}");
+    let run = c4(&["ugi"], "isready\nquit\n");
+    assert_eq!((run.code, run.stdout.as_str()), (0, "readyok\n"));
 }
 
 #[test]

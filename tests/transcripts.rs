@@ -1,5 +1,6 @@
-//! Runs the real `c4` binary on every protocol script in `fixtures/protocol/` and snapshots the
-//! whole transcript (one snapshot per fixture), plus the exit-status behaviour the scripts cannot show.
+//! Runs the real `c4` binary on every protocol script in `fixtures/protocol/` (and, as `c4 ugi`,
+//! every UGI script in `fixtures/ugi/`) and snapshots the whole transcript (one snapshot per
+//! fixture), plus the exit-status behaviour the scripts cannot show.
 
 mod common;
 
@@ -42,6 +43,39 @@ fn protocol_fixtures() {
         assert_eq!(code, 0, "{} exited with {code}", path.display());
         insta::assert_snapshot!(out);
     });
+}
+
+#[test]
+fn ugi_fixtures() {
+    insta::glob!("../fixtures/ugi", "*.ugi", |path| {
+        let input = fs::read(path).unwrap();
+        let (out, code) = transcript(&input, &["ugi"]);
+        assert_eq!(code, 0, "{} exited with {code}", path.display());
+        insta::assert_snapshot!(out);
+    });
+}
+
+/// The `ugi` examples of protocol.md: each block's `> ` lines are sent to `c4 ugi`, and its other
+/// lines are what it must write.
+#[test]
+fn ugi_examples_in_protocol_md() {
+    let doc =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    let mut blocks = 0;
+    for block in doc.split("```ugi\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let (mut input, mut expected) = (String::new(), String::new());
+        for line in block.lines() {
+            match line.strip_prefix("> ") {
+                Some(sent) => input.push_str(&format!("{sent}\n")),
+                None => expected.push_str(&format!("{line}\n")),
+            }
+        }
+        let (out, code) = transcript(input.as_bytes(), &["ugi"]);
+        assert_eq!((out.as_str(), code), (expected.as_str(), 0), "{block}");
+        blocks += 1;
+    }
+    assert_eq!(blocks, 3, "protocol.md should have three ugi examples");
 }
 
 #[test]

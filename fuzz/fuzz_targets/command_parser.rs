@@ -1,11 +1,13 @@
-//! Fuzzes the text parsers: command lines, move sequences and FEN never panic on any input, and
-//! what parses reads back the same from its display. The input is parsed whole and line by line,
+//! Fuzzes the text parsers: command lines (of the protocol and of the UGI dialect), move
+//! sequences and FEN never panic on any input, and what parses reads back the same from its
+//! display. The input is parsed whole and line by line,
 //! so that every line of the protocol scripts seeds the parsers (a script with one bad byte still
 //! gives its other lines).
 #![no_main]
 
 use c4::notation::{Fen, MoveText};
 use c4::protocol::parse_request;
+use c4::protocol::ugi::parse_ugi;
 use c4::rules::Variant;
 use libfuzzer_sys::fuzz_target;
 
@@ -13,6 +15,10 @@ fn parse_all(text: &str) {
     if let Ok(command) = parse_request(text).command {
         let written = command.to_string();
         assert_eq!(parse_request(&written).command, Ok(command), "{written:?}");
+    }
+    if let Ok(command) = parse_ugi(text) {
+        let written = command.to_string();
+        assert_eq!(parse_ugi(&written), Ok(command), "{written:?}");
     }
     if let Ok(moves) = MoveText::parse(text) {
         for width in [1, 7, 9, 10, 16] {

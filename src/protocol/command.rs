@@ -353,7 +353,7 @@ pub struct Request {
 }
 
 /// What an argument parser returns.
-type Args<'a, T> = Parsed<'a, T, Problem>;
+pub(super) type Args<'a, T> = Parsed<'a, T, Problem>;
 
 /// One verb of the protocol: how `help` shows it and how its arguments are read.
 pub struct Verb {
@@ -621,7 +621,7 @@ fn split_id(line: &str) -> Result<(Option<u64>, &str), CommandError> {
     }
 }
 
-fn is_blank(c: char) -> bool {
+pub(super) fn is_blank(c: char) -> bool {
     c == ' ' || c == '\t'
 }
 
@@ -639,32 +639,45 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
         problem,
         usage: verb.usage(),
     };
-    match all_consuming(terminated(cut(verb.parse), space0)).parse(args) {
-        Ok((_, command)) => Ok(command),
+    whole_arguments(args, !verb.args.is_empty(), verb.parse).map_err(|problem| match problem {
+        Problem::Fen(e) => CommandError::Fen(e),
+        Problem::Moves(e) => CommandError::Moves(e),
+        problem => usage(problem),
+    })
+}
+
+/// Runs a verb's argument parser, `cut`, over all of `args` (the line after the verb): the value,
+/// or the problem. Words left over are [`Problem::Extra`], or [`Problem::NoArguments`] for a verb
+/// that `takes_arguments` not.
+pub(super) fn whole_arguments<'a, T>(
+    args: &'a str,
+    takes_arguments: bool,
+    parse: impl Parser<&'a str, Output = T, Error = Failure<'a, Problem>>,
+) -> Result<T, Problem> {
+    match all_consuming(terminated(cut(parse), space0)).parse(args) {
+        Ok((_, value)) => Ok(value),
         Err(
             nom::Err::Error(Failure { at, problem }) | nom::Err::Failure(Failure { at, problem }),
         ) => {
             Err(match problem {
-                Some(Problem::Fen(e)) => CommandError::Fen(e),
-                Some(Problem::Moves(e)) => CommandError::Moves(e),
-                Some(problem) => usage(problem),
+                Some(problem) => problem,
                 // Only `all_consuming` fails without a problem: words were left over.
-                None if verb.args.is_empty() => usage(Problem::NoArguments(at.trim().to_string())),
-                None => usage(Problem::Extra(at.trim().to_string())),
+                None if !takes_arguments => Problem::NoArguments(at.trim().to_string()),
+                None => Problem::Extra(at.trim().to_string()),
             })
         }
-        Err(nom::Err::Incomplete(_)) => Err(usage(Problem::Extra(args.trim().to_string()))),
+        Err(nom::Err::Incomplete(_)) => Err(Problem::Extra(args.trim().to_string())),
     }
 }
 
 /// The next word, after any spaces or tabs.
-fn word(input: &str) -> Args<'_, &str> {
+pub(super) fn word(input: &str) -> Args<'_, &str> {
     preceded(space0, take_till1(is_blank)).parse(input)
 }
 
 /// One argument: the next word, read whole by `read`. No word fails softly (so that `opt` can
 /// skip an optional argument) with [`Problem::Missing`]; a word `read` refuses fails the parse.
-fn arg<'a, T>(
+pub(super) fn arg<'a, T>(
     missing: &'static str,
     read: impl Fn(&'a str) -> Result<T, Problem>,
 ) -> impl Parser<&'a str, Output = T, Error = Failure<'a, Problem>> {
@@ -683,7 +696,11 @@ fn arg<'a, T>(
 }
 
 /// Reads a whole decimal number from `min` to `max`; a minus sign makes it out of range.
-fn number(what: &'static str, min: u64, max: u64) -> impl Fn(&str) -> Result<u64, Problem> {
+pub(super) fn number(
+    what: &'static str,
+    min: u64,
+    max: u64,
+) -> impl Fn(&str) -> Result<u64, Problem> {
     move |text: &str| {
         let numeric: nom::IResult<&str, _> = all_consuming((opt(char('-')), digit1)).parse(text);
         match (numeric, text.parse::<u64>()) {
@@ -703,7 +720,10 @@ fn number(what: &'static str, min: u64, max: u64) -> impl Fn(&str) -> Result<u64
 }
 
 /// Reads exactly the word `name`, as `expected` says it.
-fn keyword(expected: &'static str, name: &'static str) -> impl Fn(&str) -> Result<(), Problem> {
+pub(super) fn keyword(
+    expected: &'static str,
+    name: &'static str,
+) -> impl Fn(&str) -> Result<(), Problem> {
     move |text: &str| {
         let read: nom::IResult<&str, &str> = all_consuming(tag(name)).parse(text);
         read.map(|_| ()).map_err(|_| Problem::Expected {
@@ -789,6 +809,14 @@ fn book_args(input: &str) -> Args<'_, BookRequest> {
 
 /// `position` arguments: `startpos` or `fen <FEN>`, then optionally `moves <seq>`.
 fn position_args(input: &str) -> Args<'_, Command> {
+    position_spec
+        .map(|(start, moves)| Command::Position { start, moves })
+        .parse(input)
+}
+
+/// Where a position starts and the moves after it: `startpos` or `fen <FEN>`, then optionally
+/// `moves <seq>` (the arguments of `position`, in this protocol and in UGI).
+pub(super) fn position_spec(input: &str) -> Args<'_, (Start, Option<MoveText>)> {
     let (rest, first) = arg("startpos or fen", |w: &str| Ok(w)).parse(input)?;
     let (rest, start) = match first {
         "startpos" => (rest, Start::StartPos),
@@ -826,7 +854,7 @@ fn position_args(input: &str) -> Args<'_, Command> {
         move_text,
     ))
     .parse(rest)?;
-    Ok((rest, Command::Position { start, moves }))
+    Ok((rest, (start, moves)))
 }
 
 /// `known_command <name>`: the rest of the line, whatever it is (a name with a space in it is
@@ -900,7 +928,7 @@ enum StreamPart {
 }
 
 /// Fails at `at`: `other` is no option of the command.
-fn no_such_option<'a, T>(at: &'a str, other: &str) -> Args<'a, T> {
+pub(super) fn no_such_option<'a, T>(at: &'a str, other: &str) -> Args<'a, T> {
     fail(
         at,
         Problem::NoSuch {
@@ -927,7 +955,7 @@ fn stream_part(input: &str) -> Args<'_, StreamPart> {
 }
 
 /// A level grammar's failure in the words of every other argument error.
-fn level_failure(failure: Failure<'_, LevelError>) -> Failure<'_, Problem> {
+pub(super) fn level_failure(failure: Failure<'_, LevelError>) -> Failure<'_, Problem> {
     let problem = failure.problem.map(|e| match e {
         LevelError::MissingDepth => Problem::Missing("a depth after 'lookahead'"),
         LevelError::DepthNotANumber(got) => Problem::NotANumber {
@@ -1167,6 +1195,22 @@ impl fmt::Display for GoRequest {
     }
 }
 
+/// `position startpos|fen FEN [moves SEQ]`, as [`position_spec`] reads it after the verb.
+pub(super) fn write_position(
+    f: &mut fmt::Formatter<'_>,
+    start: &Start,
+    moves: Option<&MoveText>,
+) -> fmt::Result {
+    match start {
+        Start::StartPos => f.write_str("position startpos")?,
+        Start::Fen(fen) => write!(f, "position fen {fen}")?,
+    }
+    match moves {
+        Some(moves) => write!(f, " moves {moves}"),
+        None => Ok(()),
+    }
+}
+
 impl fmt::Display for Command {
     /// The command as a line that parses back to it (without an id).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1193,16 +1237,7 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
-            Command::Position { start, moves } => {
-                match start {
-                    Start::StartPos => f.write_str("position startpos")?,
-                    Start::Fen(fen) => write!(f, "position fen {fen}")?,
-                }
-                match moves {
-                    Some(moves) => write!(f, " moves {moves}"),
-                    None => Ok(()),
-                }
-            }
+            Command::Position { start, moves } => write_position(f, start, moves.as_ref()),
             Command::Moves(moves) => write!(f, "moves {moves}"),
             Command::Play(column) => write!(f, "play {column}"),
             Command::Undo(n) => write!(f, "undo {n}"),

@@ -7,6 +7,7 @@ pub mod command;
 pub mod reply;
 pub mod search;
 pub mod session;
+pub mod ugi;
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,6 +82,17 @@ fn clean_line(bytes: &[u8]) -> Result<Option<&str>, String> {
     Ok((!text.is_empty()).then_some(text))
 }
 
+/// The text of a line that gets a reply, `None` for a blank or comment line, or why the line is
+/// refused whole (too long, not UTF-8, control characters).
+fn line_text(line: &RawLine) -> Result<Option<&str>, String> {
+    match line {
+        RawLine::TooLong => Err(format!(
+            "the line is longer than {MAX_LINE_BYTES} bytes and was ignored"
+        )),
+        RawLine::Bytes(bytes) => clean_line(bytes),
+    }
+}
+
 /// The size of the input buffer: a piped script is read in few system calls.
 const INPUT_BUFFER_BYTES: usize = 64 * 1024;
 
@@ -112,6 +124,12 @@ impl<R: Read + Send + 'static> Lines<R> {
             ahead: None,
             waiting: None,
         }
+    }
+
+    /// The input, for another dialect to read on; `None` while a read-ahead holds it (never
+    /// between commands, when the interpreter itself reads).
+    fn into_input(mut self) -> Option<BufReader<R>> {
+        self.input.take()
     }
 
     /// Waits until the next line that gets a reply has been read (or the input has ended), and
@@ -222,63 +240,65 @@ fn is_command(line: &RawLine) -> bool {
 
 /// Runs the interpreter until `quit`, end of input, or (strict) the first failure. Every reply
 /// is flushed as soon as it is written. A search runs on this thread while another reads ahead
-/// for a `stop`.
+/// for a `stop`. When the first line is `ugi`, the rest of the session is in the UGI dialect
+/// ([`ugi::run`]).
 pub fn run(
     input: impl Read + Send + 'static,
-    mut output: impl Write,
+    mut output: impl Write + Send,
     options: Options,
 ) -> io::Result<Exit> {
     let mut session = Session::default();
     let mut lines = Lines::new(input);
+    let mut first = true;
     while let Some(raw) = lines.next()? {
-        let (id, reply, flow) = match raw {
-            RawLine::TooLong => (
-                None,
-                Err(format!(
-                    "the line is longer than {MAX_LINE_BYTES} bytes and was ignored"
-                )),
-                Flow::Continue,
-            ),
-            RawLine::Bytes(bytes) => match clean_line(&bytes) {
-                Ok(None) => continue,
-                Err(message) => (None, Err(message), Flow::Continue),
-                Ok(Some(text)) => {
-                    let Request { id, command } = parse_request(text);
-                    match command.map(|c| session.execute(c)) {
-                        Err(e) => (id, Err(e.to_string()), Flow::Continue),
-                        Ok(Step::Reply(result, flow)) => {
-                            (id, result.map_err(|e| e.to_string()), flow)
-                        }
-                        Ok(Step::Search(search)) if search.is_stream() => {
-                            // `=` at once, `info` lines as they come, and the empty line that
-                            // ends the reply once the next command has arrived.
-                            output.write_all(stream_head(id).as_bytes())?;
-                            output.flush()?;
-                            let mut emit = |info: &reply::Info| {
-                                output.write_all(info_line(info).as_bytes())?;
-                                output.write_all(b"\n")?;
-                                output.flush()
-                            };
-                            let (finished, written) = lines.stream(search, &mut emit);
-                            written?;
-                            session.end_stream(finished);
-                            lines.wait();
+        let (id, reply, flow) = match line_text(&raw) {
+            Ok(None) => continue,
+            Err(message) => (None, Err(message), Flow::Continue),
+            Ok(Some(text)) if first && ugi::is_greeting(text) => {
+                // `ugi` as the first line: the rest of the input is in the UGI dialect.
+                let Some(input) = lines.into_input() else {
+                    return Ok(Exit::EndOfInput);
+                };
+                return ugi::run(input, output, ugi::Opening::Greeted).map(|end| match end {
+                    ugi::End::Quit => Exit::Quit,
+                    ugi::End::EndOfInput => Exit::EndOfInput,
+                });
+            }
+            Ok(Some(text)) => {
+                let Request { id, command } = parse_request(text);
+                match command.map(|c| session.execute(c)) {
+                    Err(e) => (id, Err(e.to_string()), Flow::Continue),
+                    Ok(Step::Reply(result, flow)) => (id, result.map_err(|e| e.to_string()), flow),
+                    Ok(Step::Search(search)) if search.is_stream() => {
+                        // `=` at once, `info` lines as they come, and the empty line that
+                        // ends the reply once the next command has arrived.
+                        output.write_all(stream_head(id).as_bytes())?;
+                        output.flush()?;
+                        let mut emit = |info: &reply::Info| {
+                            output.write_all(info_line(info).as_bytes())?;
                             output.write_all(b"\n")?;
-                            output.flush()?;
-                            continue;
-                        }
-                        Ok(Step::Search(search)) => {
-                            let finished = lines.search(search);
-                            (
-                                id,
-                                session.finish(finished).map_err(|e| e.to_string()),
-                                Flow::Continue,
-                            )
-                        }
+                            output.flush()
+                        };
+                        let (finished, written) = lines.stream(search, &mut emit);
+                        written?;
+                        session.end_stream(finished);
+                        lines.wait();
+                        output.write_all(b"\n")?;
+                        output.flush()?;
+                        continue;
+                    }
+                    Ok(Step::Search(search)) => {
+                        let finished = lines.search(search);
+                        (
+                            id,
+                            session.finish(finished).map_err(|e| e.to_string()),
+                            Flow::Continue,
+                        )
                     }
                 }
-            },
+            }
         };
+        first = false;
         output.write_all(frame(id, &reply).as_bytes())?;
         output.flush()?;
         if flow == Flow::Quit {

@@ -160,6 +160,9 @@ pub enum Response {
         column: Column,
         /// Whether a complete search backs it.
         proven: bool,
+        /// The move's exact score, when the exact search found it (UGI's `info` line gives it;
+        /// this protocol's reply does not).
+        score: Option<Score>,
         /// The game after it was played (`genmove`).
         played: Option<Summary>,
     },
@@ -263,6 +266,7 @@ impl Response {
                 column,
                 proven,
                 played,
+                score: _,
             } => {
                 let proven = if *proven { "proven" } else { "unproven" };
                 let mut text = format!("bestmove {column} {proven}");

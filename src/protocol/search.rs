@@ -79,7 +79,19 @@ pub struct Finished {
     pub(super) answer: Result<(Response, Option<Column>), SearchError>,
 }
 
+impl Finished {
+    /// The solver's node count after the search (it counts from when the table was made).
+    pub fn nodes(&self) -> u64 {
+        self.solver.nodes()
+    }
+}
+
 impl Search {
+    /// The solver's node count before the search (it counts from when the table was made).
+    pub fn nodes(&self) -> u64 {
+        self.solver.nodes()
+    }
+
     /// The flag that stops this search when set.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
@@ -181,6 +193,7 @@ impl Search {
                 let response = Response::BestMove {
                     column: choice.column,
                     proven: choice.proven,
+                    score: choice.score,
                     played: None,
                 };
                 Ok((response, play))

@@ -157,6 +157,7 @@ impl Session {
         match self.apply(command) {
             Ok(Action::Reply(response)) => Step::Reply(Ok(response), flow),
             Ok(Action::Search(kind)) => {
+                self.prepare_solver();
                 let mut solver = self
                     .solver
                     .take()
@@ -172,6 +173,15 @@ impl Session {
                 }))
             }
             Err(e) => Step::Reply(Err(e), flow),
+        }
+    }
+
+    /// Makes the solver and its table now, if they are not made yet, so that the next search
+    /// does not spend its time on them (UGI's `isready`, which a match runner sends before it
+    /// starts a clock).
+    pub fn prepare_solver(&mut self) {
+        if self.solver.is_none() {
+            self.solver = Some(Solver::with_table_bits(table_bits(self.hash_mib)));
         }
     }
 
@@ -192,6 +202,7 @@ impl Session {
                 Response::BestMove {
                     column: chosen,
                     proven,
+                    score,
                     ..
                 },
             ) => {
@@ -199,6 +210,7 @@ impl Session {
                 Ok(Response::BestMove {
                     column: chosen,
                     proven,
+                    score,
                     played: Some(Summary::of(&self.game)),
                 })
             }

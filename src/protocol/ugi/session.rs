@@ -1,0 +1,316 @@
+//! The UGI dialect's state: the protocol's [`Session`] (the game, the solver and its table, the
+//! book, the threads) and the level `go` plays at. Each [`UgiCommand`] becomes the protocol
+//! command that does the same (`position`, `hash`, `threads`, `book`, `go`), so both dialects
+//! change the game by one set of rules; this module only translates, answers `query`, and
+//! turns a finished search into `info` and `bestmove`.
+
+use std::time::Duration;
+
+use super::budget::budget;
+use super::command::{EngineOption, GoLimits, Query, UgiCommand};
+use super::reply::{Answer, GameResult, SearchInfo, UgiReply, UgiScore};
+use crate::engine::perfect::Meaning;
+use crate::engine::Level;
+use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, NewGame, StreamRequest};
+use crate::protocol::reply::{ColumnView, Info, Response};
+use crate::protocol::search::{Finished, Search};
+use crate::protocol::session::{Session, Step};
+use crate::rules::{Game, Outcome, Variant};
+use crate::solver::Score;
+
+/// The time between two `info` lines of a `go infinite` analysis, in milliseconds (besides the
+/// lines written when a column's score is proven).
+pub const INFINITE_INTERVAL_MS: u64 = 1000;
+
+/// The state behind one UGI stream.
+pub struct UgiSession {
+    session: Session,
+    /// How `go` chooses (`setoption name level`).
+    level: Level,
+}
+
+impl Default for UgiSession {
+    fn default() -> Self {
+        UgiSession {
+            session: Session::default(),
+            level: Level::Perfect,
+        }
+    }
+}
+
+/// What a command turned into.
+pub enum UgiStep {
+    /// Lines to write now (none for most commands).
+    Reply(Vec<UgiReply>),
+    /// A search to run beside the reading of input, and how to run it.
+    Search(Box<Search>, Box<GoPlan>),
+    /// `quit`.
+    Quit,
+}
+
+/// How a `go`'s search runs and how its answer is written.
+#[derive(Debug, Clone)]
+pub struct GoPlan {
+    /// The position searched, to put the score in UGI's words.
+    game: Game,
+    /// When the search is stopped, if the clocks or `movetime` say.
+    pub hard: Option<Duration>,
+    /// Whether `bestmove` waits for `stop` (`go infinite`).
+    pub infinite: bool,
+    /// The solver's node count before the search.
+    nodes_before: u64,
+}
+
+impl UgiSession {
+    /// The game being played.
+    pub fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    /// Carries out `command`, or prepares its search. A command that fails changes nothing
+    /// and is answered by an `info string` only.
+    pub fn execute(&mut self, command: UgiCommand) -> UgiStep {
+        match command {
+            UgiCommand::Ugi => UgiStep::Reply(vec![UgiReply::Hello]),
+            UgiCommand::IsReady => {
+                // Ready means ready to search: the table is made now, not on the clock.
+                self.session.prepare_solver();
+                UgiStep::Reply(vec![UgiReply::ReadyOk])
+            }
+            UgiCommand::SetOption(EngineOption::Level(level)) => {
+                self.level = level;
+                UgiStep::Reply(vec![])
+            }
+            UgiCommand::SetOption(EngineOption::Hash(mib)) => self.quietly(Command::Hash(mib)),
+            UgiCommand::SetOption(EngineOption::Threads(n)) => self.quietly(Command::Threads(n)),
+            UgiCommand::SetOption(EngineOption::Book(on)) => self.quietly(Command::Book(if on {
+                BookRequest::On
+            } else {
+                BookRequest::Off
+            })),
+            UgiCommand::NewGame => {
+                // Back to the standard board, whatever size a FEN set.
+                let standard = Variant::default();
+                self.quietly(Command::New(NewGame {
+                    width: Some(standard.width()),
+                    height: Some(standard.height()),
+                    ..NewGame::default()
+                }))
+            }
+            UgiCommand::Position { start, moves } => {
+                self.quietly(Command::Position { start, moves })
+            }
+            UgiCommand::Query(query) => {
+                UgiStep::Reply(vec![UgiReply::Response(answer(query, self.game()))])
+            }
+            UgiCommand::Go(limits) => self.go(&limits),
+            // Nothing runs between commands: a `stop` read during a search is the reader's.
+            UgiCommand::Stop => UgiStep::Reply(vec![]),
+            UgiCommand::Quit => UgiStep::Quit,
+        }
+    }
+
+    /// Runs a protocol command whose reply UGI does not show; a failure becomes an
+    /// `info string`.
+    fn quietly(&mut self, command: Command) -> UgiStep {
+        let result = match self.session.execute(command) {
+            Step::Reply(result, _) => result,
+            // None of the commands UGI translates searches; were one to, it runs here.
+            Step::Search(search) => self.session.finish(search.run()),
+        };
+        UgiStep::Reply(match result {
+            Ok(_) => vec![],
+            Err(e) => vec![UgiReply::InfoString(e.to_string())],
+        })
+    }
+
+    /// `go`: the level's request, bounded by `depth`, `nodes` and the time budget; or, for a
+    /// `go infinite` at level `perfect` with no time and no depth, the streaming analysis,
+    /// whose `info` lines come as it goes.
+    fn go(&mut self, limits: &GoLimits) -> UgiStep {
+        let budget = budget(limits, self.game());
+        // A finished game goes to `go`, which says there is no move as every `go` does.
+        let analyzes = limits.infinite
+            && self.level == Level::Perfect
+            && budget.is_none()
+            && limits.bounds.depth.is_none()
+            && !self.game().outcome().is_over();
+        let request = match self.level {
+            Level::Perfect | Level::Heuristic { .. } => GoRequest::Perfect(Bounds {
+                movetime: budget.map(|b| b.soft_ms),
+                ..limits.bounds
+            }),
+            Level::Random => GoRequest::Random,
+            Level::Lookahead { plies, tie_break } => GoRequest::Lookahead { plies, tie_break },
+        };
+        let command = if analyzes {
+            Command::AnalyzeStream(StreamRequest {
+                interval: INFINITE_INTERVAL_MS,
+                nodes: limits.bounds.nodes,
+            })
+        } else {
+            Command::Go(request)
+        };
+        let game = self.game().clone();
+        match self.session.execute(command) {
+            Step::Search(search) => {
+                let plan = GoPlan {
+                    game,
+                    hard: budget.map(|b| b.hard),
+                    infinite: limits.infinite,
+                    nodes_before: search.nodes(),
+                };
+                UgiStep::Search(search, Box::new(plan))
+            }
+            // `go` always searches; were it to answer at once, its answer is no move.
+            Step::Reply(result, _) => {
+                let mut replies: Vec<UgiReply> = result
+                    .err()
+                    .map(|e| UgiReply::InfoString(e.to_string()))
+                    .into_iter()
+                    .collect();
+                replies.push(UgiReply::BestMove(None));
+                UgiStep::Reply(replies)
+            }
+        }
+    }
+
+    /// Takes back what a search borrowed (its solver and random generator); its lines were
+    /// written by [`GoPlan::replies`].
+    pub fn finish(&mut self, finished: Finished) {
+        // `go` plays nothing, and its answer is already written.
+        let _ = self.session.finish(finished);
+    }
+}
+
+impl GoPlan {
+    /// A streaming analysis's `info` line in UGI's words: its depth (for the heuristic search),
+    /// nodes, the score of its best column when that is proven, and its best line.
+    pub fn info(&self, info: &Info) -> UgiReply {
+        let score = info
+            .pv
+            .first()
+            .and_then(|column| match info.columns.get(column.index()) {
+                Some(ColumnView::Exact(score)) => Some(ugi_score(*score, &self.game)),
+                _ => None,
+            });
+        UgiReply::Info(SearchInfo {
+            depth: info.depth,
+            nodes: info.nodes,
+            score,
+            pv: info.pv.clone(),
+        })
+    }
+
+    /// What a finished search says: an `info` line and `bestmove`, or, when there is no move
+    /// (the game is over), an `info string` saying why and `bestmove none`. After a streaming
+    /// analysis, whose `info` lines are written as they come, `bestmove` alone: the first move
+    /// of the `last` line's best line.
+    pub fn replies(&self, finished: &Finished, last: Option<&Info>) -> Vec<UgiReply> {
+        if let Some(last) = last {
+            return vec![UgiReply::BestMove(last.pv.first().copied())];
+        }
+        match &finished.answer {
+            Ok((Response::BestMove { column, score, .. }, _)) => vec![
+                UgiReply::Info(SearchInfo {
+                    depth: None,
+                    nodes: finished.nodes().saturating_sub(self.nodes_before),
+                    score: score.map(|s| ugi_score(s, &self.game)),
+                    pv: vec![*column],
+                }),
+                UgiReply::BestMove(Some(*column)),
+            ],
+            Ok(_) => vec![UgiReply::BestMove(None)],
+            Err(e) => vec![
+                UgiReply::InfoString(e.to_string()),
+                UgiReply::BestMove(None),
+            ],
+        }
+    }
+}
+
+/// The answer to `query` in `game`.
+fn answer(query: Query, game: &Game) -> Answer {
+    match query {
+        Query::P1Turn => Answer::Yes(game.to_move().index() == 0),
+        Query::GameOver => Answer::Yes(game.outcome().is_over()),
+        Query::Result => Answer::Result(match game.outcome() {
+            Outcome::InProgress => GameResult::None,
+            Outcome::Draw(_) => GameResult::Draw,
+            Outcome::Win(player) if player.index() == 0 => GameResult::P1Win,
+            Outcome::Win(player) if player.index() == 1 => GameResult::P2Win,
+            Outcome::Win(_) => GameResult::None,
+        }),
+    }
+}
+
+/// An exact score of `game`'s side to move in UCI's words: `cp 0` for a draw, `mate N` for a
+/// win with the mover's Nth move from now, `mate -N` for a loss to the opponent's Nth.
+fn ugi_score(score: Score, game: &Game) -> UgiScore {
+    let ply = game.ply() as i64;
+    match Meaning::of(score, game) {
+        Meaning::Draw => UgiScore::Draw,
+        Meaning::Win {
+            winner, ply: last, ..
+        } if winner == game.variant().token(game.to_move()) => UgiScore::Mate((last - ply + 1) / 2),
+        Meaning::Win { ply: last, .. } => UgiScore::Mate(-(last - ply) / 2),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_count_the_moves_to_the_end() {
+        // x wins at once in column 4.
+        let game = Game::standard_after(&[4, 1, 4, 1, 4, 2]);
+        assert_eq!(ugi_score(Score::new(18), &game), UgiScore::Mate(1));
+        // o to move loses to x's next move.
+        let game = Game::standard_after(&[4, 1, 4, 1, 4]);
+        assert_eq!(ugi_score(Score::new(-18), &game), UgiScore::Mate(-1));
+        assert_eq!(ugi_score(Score::new(0), &game), UgiScore::Draw);
+    }
+
+    #[test]
+    fn queries_read_the_game() {
+        let won = Game::standard_after(&[1, 2, 1, 2, 1, 2, 1]);
+        assert_eq!(answer(Query::GameOver, &won), Answer::Yes(true));
+        assert_eq!(
+            answer(Query::Result, &won),
+            Answer::Result(GameResult::P1Win)
+        );
+        let going = Game::standard_after(&[4]);
+        assert_eq!(answer(Query::P1Turn, &going), Answer::Yes(false));
+        assert_eq!(answer(Query::GameOver, &going), Answer::Yes(false));
+        assert_eq!(
+            answer(Query::Result, &going),
+            Answer::Result(GameResult::None)
+        );
+    }
+
+    #[test]
+    fn a_failed_position_changes_nothing_and_uginewgame_resets_the_board() {
+        let mut session = UgiSession::default();
+        let set = |session: &mut UgiSession, line: &str| match session
+            .execute(super::super::command::parse_ugi(line).unwrap())
+        {
+            UgiStep::Reply(replies) => replies,
+            _ => panic!("{line} searched"),
+        };
+        assert_eq!(set(&mut session, "position startpos moves 4 4"), vec![]);
+        assert_eq!(
+            set(&mut session, "position startpos moves 1 1 1 1 1 1 1"),
+            vec![UgiReply::InfoString(
+                "move 7 (column 1): column 1 is full; nothing was played".into()
+            )]
+        );
+        assert_eq!(session.game().ply(), 2);
+        // A FEN sets the board's size; `uginewgame` goes back to the standard board.
+        assert_eq!(set(&mut session, "position fen 8/8/8/8/8/8/8 x"), vec![]);
+        assert_eq!(session.game().variant().width(), 8);
+        assert_eq!(set(&mut session, "uginewgame"), vec![]);
+        assert_eq!(session.game().variant().width(), 7);
+        assert_eq!(session.game().ply(), 0);
+    }
+}
