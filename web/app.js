@@ -165,53 +165,68 @@ function ordinal(n) {
 const params = new URLSearchParams(location.search);
 const ENGINE_URL = params.get("engine") ?? `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
 
-let c4 = null;
+let engine = null; // the connection, once c4 holds the game (see connect)
+let socket = null; // the connection being opened or in use
 let engineName = "";
 let reconnectTimer = null;
 let reconnectDelay = 1000;
 
+function online() {
+  return engine !== null;
+}
+
+/** Sends a command to c4; without a connection, fails as a lost connection does. */
+function send(command, options) {
+  if (engine === null) return Promise.reject(new ConnectionLost(command));
+  return engine.send(command, options);
+}
+
 async function connect() {
   clearTimeout(reconnectTimer);
   reconnectTimer = null;
+  if (socket !== null) return;
   const client = new C4Client(ENGINE_URL);
+  socket = client;
   showConnection("Connecting to the engine…", false);
   try {
     await client.connect();
   } catch {
-    connectionLost();
+    connectionLost(client);
     return;
   }
-  c4 = client;
-  client.addEventListener("close", () => {
-    if (c4 === client) connectionLost();
-  });
-  try {
-    const version = await c4.send("protocol_version");
+  client.addEventListener("close", () => connectionLost(client));
+  // The handshake and the restore run in turn with the page's actions, on this connection only.
+  await act(async () => {
+    const ask = (command) => client.send(command);
+    const version = await ask("protocol_version");
     if (version.text !== "2") throw new Error(`c4 speaks protocol ${version.text}; this page speaks 2`);
-    engineName = `${(await c4.send("name")).text} ${(await c4.send("version")).text}`;
+    engineName = `${(await ask("name")).text} ${(await ask("version")).text}`;
+    $("engine").textContent = `Engine: ${engineName}, protocol ${version.text}`;
     try {
-      await restore();
+      await restore(game, ask);
     } catch (error) {
       if (!(error instanceof RefusedError)) throw error;
       showMessage(`The saved game could not be set up (c4 refused '${error.command}': ${error.message}); a new game starts.`, "error");
       game = defaultGame();
-      await restore();
+      await restore(game, ask);
     }
+    engine = client;
     reconnectDelay = 1000;
     hideConnection();
     changed();
-  } catch (error) {
-    report(error);
-  }
+  });
 }
 
-function connectionLost() {
-  c4 = null;
+function connectionLost(client) {
+  if (socket !== client) return;
+  socket = null;
+  engine = null;
   generation++;
   thinking = null;
   const seconds = Math.round(reconnectDelay / 1000);
   showConnection(`The engine is not answering: its connection closed. Your game is kept and will be restored when it is back. Trying again in ${seconds} s.`, true);
   setStatus("No engine: reconnecting…");
+  $("engine").textContent = "Engine: not connected";
   document.body.dataset.turn = "offline";
   render();
   reconnectTimer = setTimeout(connect, reconnectDelay);
@@ -219,21 +234,23 @@ function connectionLost() {
 }
 
 /** Sets c4 up with the game's record: its settings, names, start position and moves. */
-async function restore(record = game) {
+async function restore(record, ask = send) {
   const tokens = record.players.map((p) => p.token).join("");
-  await c4.send(`new ${record.width}x${record.height} connect ${record.connect} tokens ${tokens} early-draw ${record.earlyDraw ? "on" : "off"}`);
-  for (const player of record.players) await c4.send(`name ${player.token} ${player.name}`);
+  await ask(`new ${record.width}x${record.height} connect ${record.connect} tokens ${tokens} early-draw ${record.earlyDraw ? "on" : "off"}`);
+  for (const player of record.players) await ask(`name ${player.token} ${player.name}`);
   const moves = record.moves.length ? ` moves ${moveText(record.moves)}` : "";
-  if (record.start) await c4.send(`position fen ${record.start}${moves}`);
-  else if (moves) await c4.send(`position startpos${moves}`);
+  if (record.start) await ask(`position fen ${record.start}${moves}`);
+  else if (moves) await ask(`position startpos${moves}`);
 }
 
 /** Asks c4 for the position (`status` and `fen`) and draws it. */
 async function refresh() {
-  const [status, fen] = await Promise.all([c4.send("status"), c4.send("fen")]);
+  const [status, fen] = await Promise.all([send("status"), send("fen")]);
   const board = parseFen(fen.text);
   const parsed = parseStatus(status.lines, board.width);
-  view = { ...parsed, board, fen: fen.text };
+  // The ply the game's record starts from (a pasted FEN may have stones already).
+  const startPly = parsed.ply - game.moves.length;
+  view = { ...parsed, board, fen: fen.text, startPly };
   game.width = board.width;
   game.height = board.height;
   saveGame();
@@ -259,8 +276,19 @@ function act(fn) {
 
 /** Ends a `genmove` or `hint` search at once (protocol.md: a `stop` right after it). */
 function interrupt() {
-  if (thinking && c4) c4.send("stop").catch(() => {});
+  if (thinking) send("stop").catch(() => {});
 }
+
+/**
+ * For an action that changes the position: a computer move or hint asked for before it is
+ * dropped, and a search already running is stopped (its move, if it plays one, is recorded).
+ */
+function supersede() {
+  generation++;
+  interrupt();
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function playerOf(token) {
   return game.players.find((p) => p.token === token);
@@ -280,12 +308,21 @@ function changed() {
   analysis = null;
   const mine = generation;
   act(async () => {
-    if (mine !== generation || !c4) return;
+    if (mine !== generation || !online()) return;
     await refresh();
     if (isOver()) return;
     const player = playerOf(view.toMove);
-    if (player.level !== "person") await computerMove(mine, player);
-    else startAnalysis(mine);
+    if (player.level === "person") {
+      startAnalysis(mine);
+      return;
+    }
+    // Computers that play each other wait a moment between moves, so that people can follow.
+    if (lastMover()?.level !== "person" && game.moves.length > 0) {
+      setStatus(`${player.name} (${player.token}) is thinking…`);
+      await pause(600);
+      if (mine !== generation) return;
+    }
+    await computerMove(mine, player);
   });
 }
 
@@ -294,7 +331,7 @@ async function computerMove(mine, player) {
   thinking = "genmove";
   let reply;
   try {
-    reply = await c4.send(`genmove ${player.level}`);
+    reply = await send(`genmove ${player.level}`);
   } finally {
     thinking = null;
   }
@@ -310,7 +347,7 @@ function startAnalysis(mine) {
   if (!document.getElementById("show-scores").checked) return;
   analysis = { generation: mine, scores: null, state: "started", depth: 0, info: "Analysing…" };
   renderScores();
-  c4.send("analyze stream interval 250", {
+  send("analyze stream interval 250", {
     onLine: (line) => {
       if (analysis?.generation === mine) readInfo(line);
     },
@@ -355,11 +392,12 @@ function parseScore(word) {
 // What people do.
 
 function drop(column) {
-  if (!c4 || !humanToMove()) return;
+  if (!online() || !humanToMove()) return;
   if (view.board.rows[view.board.height - 1][column - 1] !== null) {
     showMessage(`Column ${column} is full.`, "error");
     return;
   }
+  if (thinking === "hint") interrupt();
   const mine = generation;
   act(async () => {
     if (mine !== generation) return;
@@ -370,7 +408,7 @@ function drop(column) {
     game.moves.push(column);
     saveGame();
     try {
-      await c4.send(`play ${column}`);
+      await send(`play ${column}`);
     } catch (error) {
       if (error instanceof RefusedError) {
         game.moves.pop();
@@ -384,17 +422,17 @@ function drop(column) {
 }
 
 function undo() {
-  if (!c4 || view === null) return;
+  if (!online() || view === null) return;
   const count = undoCount();
   if (count === 0) {
     showMessage("There is nothing to undo: no move was played since the game started.", "info");
     return;
   }
-  interrupt();
+  supersede();
   act(async () => {
     const n = undoCount();
     if (n === 0) return;
-    await c4.send(`undo ${n}`);
+    await send(`undo ${n}`);
     game.moves.splice(game.moves.length - n, n);
     saveGame();
     hideMessage();
@@ -406,7 +444,7 @@ function undo() {
 /** Back to before the last move of a person, so that a person is to move again. */
 function undoCount() {
   const n = game.players.length;
-  const startPly = view.ply - game.moves.length;
+  const startPly = view.startPly;
   const people = game.players.map((p) => p.level === "person");
   if (!people.some(Boolean)) return Math.min(1, game.moves.length);
   for (let i = game.moves.length - 1; i >= 0; i--) {
@@ -416,7 +454,7 @@ function undoCount() {
 }
 
 function hint() {
-  if (!c4 || !humanToMove()) return;
+  if (!online() || !humanToMove()) return;
   const mine = generation;
   act(async () => {
     if (mine !== generation) return;
@@ -424,7 +462,7 @@ function hint() {
     thinking = "hint";
     let reply;
     try {
-      reply = await c4.send("hint");
+      reply = await send("hint");
     } finally {
       thinking = null;
     }
@@ -437,14 +475,14 @@ function hint() {
 
 function setUp(text) {
   text = text.trim().replace(/\s+/g, " ");
-  if (text === "" || !c4) return;
-  interrupt();
+  if (text === "" || !online()) return;
+  supersede();
   act(async () => {
     const isFen = text.includes("/");
     const [start] = text.split(" moves ");
-    const reply = await c4.send(isFen ? `position fen ${text}` : `position startpos moves ${text}`);
-    const fen = parseFen((await c4.send("fen")).text);
-    const status = parseStatus((await c4.send("status")).lines, fen.width);
+    const reply = await send(isFen ? `position fen ${text}` : `position startpos moves ${text}`);
+    const fen = parseFen((await send("fen")).text);
+    const status = parseStatus((await send("status")).lines, fen.width);
     game.start = isFen ? start : null;
     game.moves = status.moves;
     saveGame();
@@ -457,7 +495,7 @@ function setUp(text) {
 
 /** Starts the game set in the dialog; a setting c4 refuses is shown there and nothing changes. */
 async function startGame(settings) {
-  interrupt();
+  supersede();
   let refused = null;
   await act(async () => {
     try {
@@ -466,6 +504,7 @@ async function startGame(settings) {
       if (!(error instanceof RefusedError)) throw error;
       refused = error;
       await restore(game); // back to the game that was on
+      changed();
       return;
     }
     game = settings;
@@ -515,7 +554,7 @@ function render() {
   document.documentElement.style.setProperty("--rows", height);
   cursor = Math.min(Math.max(cursor, 1), width);
 
-  const canDrop = c4 !== null && humanToMove() && thinking === null;
+  const canDrop = online() && humanToMove() && thinking === null;
   const drops = $("drops");
   drops.innerHTML = "";
   for (let col = 1; col <= width; col++) {
@@ -575,15 +614,15 @@ function render() {
   renderScores();
   $("fen").value = view.fen;
   $("moves-text").value = width <= 9 ? game.moves.join("") : game.moves.join(" ");
-  $("undo").disabled = c4 === null || undoCount() === 0;
+  $("undo").disabled = !online() || undoCount() === 0;
   // For tests and scripts: who is to act now.
   document.body.dataset.turn =
-    c4 === null ? "offline" : isOver() ? "over" : humanToMove() ? "person" : "computer";
+    !online() ? "offline" : isOver() ? "over" : humanToMove() ? "person" : "computer";
   $("hint").disabled = !canDrop;
 }
 
 function renderStatus() {
-  if (c4 === null) return;
+  if (!online()) return;
   const result = view.result;
   if (result.kind === "win") {
     const p = playerOf(result.winner);
@@ -592,12 +631,24 @@ function renderStatus() {
   } else if (result.kind === "draw") {
     const why = result.reason === "board-full"
       ? "the board is full"
-      : `nobody can complete a line of ${game.connect} any more (${cellsLeft()} cells were still empty)`;
+      : `nobody can complete a line of ${game.connect} any more (${plural(cellsLeft(), "cell")} still empty)`;
     setStatus(`Draw: ${why}.`, "over");
   } else if (thinking === null) {
     const p = playerOf(view.toMove);
-    setStatus(p.level === "person" ? `${p.name} (${p.token}) to move.` : `${p.name} (${p.token}) is thinking…`);
+    const last = lastMover();
+    const played = last ? `${last.name} (${last.token}) played column ${game.moves[game.moves.length - 1]}. ` : "";
+    setStatus(`${played}${p.name} (${p.token}) ${p.level === "person" ? "to move." : "is thinking…"}`);
   }
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The player who made the last move of the record, if any. */
+function lastMover() {
+  if (view === null || game.moves.length === 0) return null;
+  return game.players[(view.startPly + game.moves.length - 1) % game.players.length];
 }
 
 function cellsLeft() {
@@ -630,7 +681,7 @@ function renderMoves() {
   const list = $("move-list");
   list.innerHTML = "";
   const n = game.players.length;
-  const startPly = view.ply - game.moves.length;
+  const startPly = view.startPly;
   game.moves.forEach((col, i) => {
     const item = document.createElement("li");
     item.value = startPly + i + 1;
@@ -648,7 +699,7 @@ function renderScores() {
   box.innerHTML = "";
   if (view === null) return;
   const width = view.board.width;
-  const show = $("show-scores").checked && humanToMove() && analysis !== null && c4 !== null;
+  const show = $("show-scores").checked && humanToMove() && analysis !== null && online();
   const position = positionWords();
   for (let col = 1; col <= width; col++) {
     const cell = document.createElement("div");
@@ -726,7 +777,7 @@ function report(error) {
     console.error(error);
     showMessage(String(error.message ?? error), "error");
   }
-  if (c4 && view) changed();
+  if (online() && view) changed();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -801,7 +852,7 @@ async function submitNewGame(event) {
     start: null,
     moves: [],
   };
-  if (!c4) {
+  if (!online()) {
     error.textContent = "The engine is not connected; the game can start when it is back.";
     error.hidden = false;
     return;

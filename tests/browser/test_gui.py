@@ -230,7 +230,7 @@ def click_column(page, col):
     page.click(f"#drops button[data-col='{col}']")
 
 
-def new_game(page, width, height, connect, players):
+def new_game(page, width, height, connect, players, submit=True):
     """Fills the new-game dialog: players is a list of (name, level)."""
     page.click("#new-game")
     expect(page.locator("#new-dialog")).to_be_visible()
@@ -244,6 +244,8 @@ def new_game(page, width, height, connect, players):
     for i, (name, level) in enumerate(players):
         rows.nth(i).locator(".p-name").fill(name)
         rows.nth(i).locator(".p-level").select_option(level)
+    if not submit:
+        return
     page.click("#new-start")
     expect(page.locator("#new-dialog")).to_be_hidden(timeout=WAIT_MS)
 
@@ -255,6 +257,7 @@ def test_first_look_and_keyboard(page, ref):
     """The default game; the first move by keyboard alone; the book's scores at once."""
     wait_turn(page, "person")
     expect(page.locator("#status")).to_have_text("You (x) to move.")
+    expect(page.locator("#engine")).to_have_text(re.compile(r"^Engine: c4 \d+\.\d+\.\d+, protocol 2$"))
     check_exact_scores(page, ref, [], "x", "o")
     shot(page, "01-start")
     page.focus("#board")
@@ -372,6 +375,10 @@ def test_engine_killed(page, ref, server):
     assert server.engines() != engines, "the same c4 process again"
     assert page_moves(page) == moves and page.input_value("#fen") == fen
     check_exact_scores(page, ref, moves, "x", "o")
+    # A reload keeps the game too: the page's record is in the browser's storage.
+    page.reload()
+    wait_turn(page, "person")
+    assert page_moves(page) == moves and page.input_value("#fen") == fen
     # and the game goes on
     click_column(page, 1)
     wait_moves(page, len(moves) + 2)
@@ -383,7 +390,17 @@ def test_engine_killed(page, ref, server):
 
 def test_three_players(page, ref):
     """9x7, connect 5, three players: shapes, estimates against c4's own, computers move."""
-    new_game(page, 9, 7, 5, [("Ann", "person"), ("Bob", "perfect"), ("Cy", "lookahead 2")])
+    new_game(page, 9, 7, 5, [("Ann", "person"), ("Bob", "perfect"), ("Cy", "lookahead 2")], submit=False)
+    # A token twice: c4 refuses the game, and says why in the dialog, which stays open.
+    third = page.locator("#g-player-table tbody tr").nth(2).locator(".p-token")
+    third.fill("o")
+    page.click("#new-start")
+    message = ref.refusal("new 9x7 connect 5 tokens xoo early-draw on")
+    expect(page.locator("#new-error")).to_have_text(f"c4 refused it: {message}", timeout=WAIT_MS)
+    shot(page, "08-refused-tokens")
+    third.fill("a")
+    page.click("#new-start")
+    expect(page.locator("#new-dialog")).to_be_hidden(timeout=WAIT_MS)
     wait_turn(page, "person")
     assert page.locator("#board .cell").count() == 63
     for col in (5, 4, 6):
@@ -406,7 +423,7 @@ def test_three_players(page, ref):
     shown = [s["score"] if s["kind"] == "value" else "full" for s in shown_scores(page)]
     assert shown == values, (shown, values)
     print(f"  3 players after {moves_arg(moves)}: {final}")
-    shot(page, "08-three-players")
+    shot(page, "09-three-players")
     ref.ask("new 7x6 connect 4 players 2")
 
 
@@ -424,7 +441,7 @@ def test_phone(browser_context, server, ref):
     check_exact_scores(page, ref, page_moves(page), "x", "o")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px screen"
-    shot(page, "09-phone")
+    shot(page, "10-phone")
     page.close()
 
 
