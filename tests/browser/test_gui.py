@@ -109,7 +109,7 @@ class Server:
         self.port = free_port()
         self.process = subprocess.Popen(
             ["websocketd", "--port", str(self.port), "--address", "127.0.0.1",
-             "--staticdir", "web", "--loglevel", "error", str(C4)],
+             "--staticdir", "web", "--loglevel", "fatal", str(C4)],
             cwd=ROOT,
         )
         deadline = time.monotonic() + 60
@@ -427,6 +427,20 @@ def test_three_players(page, ref):
     ref.ask("new 7x6 connect 4 players 2")
 
 
+def test_early_draw(page, ref):
+    """A game nobody can win is a draw at once, and the page says why."""
+    new_game(page, 2, 2, 3, [("Ann", "person"), ("Bob", "person")])
+    wait_turn(page, "over")
+    ref.ask("new 2x2 connect 3 players 2")
+    _, status = ref.ask("status")
+    assert "result draw no-line-left" in status, status
+    expect(page.locator("#status")).to_have_text(
+        "Draw: nobody can complete a line of 3 any more (4 cells still empty).")
+    expect(page.locator("#hint")).to_be_disabled()
+    shot(page, "10-early-draw")
+    ref.ask("new 7x6 connect 4 players 2")
+
+
 def test_phone(browser_context, server, ref):
     """A phone-sized screen: the board and its scores fit the width."""
     page = browser_context.new_page()
@@ -441,7 +455,7 @@ def test_phone(browser_context, server, ref):
     check_exact_scores(page, ref, page_moves(page), "x", "o")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px screen"
-    shot(page, "10-phone")
+    shot(page, "11-phone")
     page.close()
 
 
@@ -471,6 +485,7 @@ def main():
                 ("pasted moves", lambda: test_paste_moves(page, ref)),
                 ("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
                 ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
+                ("early draw", lambda: test_early_draw(page, ref)),
                 ("phone-sized screen", lambda: test_phone(context, server, ref)),
             ]
             steps_state = {}
