@@ -11,14 +11,20 @@ import { C4Client, ConnectionLost, RefusedError } from "./c4-client.js";
 const DEFAULT_TOKENS = "xoabcdef"; // protocol.md: `players N` gives these tokens
 const DEFAULT_COLOURS = ["#d7263d", "#f2b705", "#1b6ec2", "#2a9d3f", "#8e44ad", "#e8710a", "#0fa3b1", "#7a4b2a"];
 const SHAPES = ["circle", "square", "triangle", "diamond", "hexagon", "star", "cross", "pentagon"];
+// Who plays a player: a person, or the computer at one of the protocol's levels (`genmove LEVEL`).
 const LEVELS = [
   ["person", "a person"],
-  ["perfect", "computer: perfect"],
-  ["lookahead 8", "computer: look-ahead 8"],
-  ["lookahead 4", "computer: look-ahead 4"],
-  ["lookahead 2", "computer: look-ahead 2"],
-  ["random", "computer: random"],
+  ["perfect", "perfect play"],
+  ["lookahead 8", "look-ahead 8"],
+  ["lookahead 4", "look-ahead 4"],
+  ["lookahead 2", "look-ahead 2"],
+  ["random", "random moves"],
 ];
+
+function levelWords(level) {
+  const words = LEVELS.find(([value]) => value === level)?.[1] ?? level;
+  return level === "person" ? words : `computer: ${words}`;
+}
 const STORAGE_KEY = "c4-gui-game";
 
 function defaultGame() {
@@ -379,6 +385,7 @@ function readInfo(line) {
     analysis.info = `Estimates from a ${depth}-move look-ahead (the exact solver plays two players, connect 4, boards up to width × (height + 1) ≤ 64). Best column: ${pv[0]}.`;
   }
   renderScores();
+  renderLog();
 }
 
 function parseScore(word) {
@@ -612,6 +619,7 @@ function render() {
   renderPlayers();
   renderMoves();
   renderScores();
+  renderLog();
   $("fen").value = view.fen;
   $("moves-text").value = width <= 9 ? game.moves.join("") : game.moves.join(" ");
   $("undo").disabled = !online() || undoCount() === 0;
@@ -619,6 +627,14 @@ function render() {
   document.body.dataset.turn =
     !online() ? "offline" : isOver() ? "over" : humanToMove() ? "person" : "computer";
   $("hint").disabled = !canDrop;
+}
+
+/** The last protocol lines, for people who want to see what the page and c4 say. */
+function renderLog() {
+  if (!$("log-box").open || socket === null) return;
+  const log = $("log");
+  log.textContent = socket.log.join("\n");
+  log.scrollTop = log.scrollHeight;
 }
 
 function renderStatus() {
@@ -669,7 +685,7 @@ function renderPlayers() {
   game.players.forEach((p, i) => {
     const item = document.createElement("li");
     if (view.toMove === p.token && !isOver()) item.classList.add("to-move");
-    const level = LEVELS.find(([value]) => value === p.level)?.[1] ?? p.level;
+    const level = levelWords(p.level);
     item.innerHTML = `${shapeSvg(i, p.colour, p.token)}<span class="name"></span><span class="level"></span>`;
     item.querySelector(".name").textContent = `${p.name} (${p.token})`;
     item.querySelector(".level").textContent = level;
@@ -812,7 +828,7 @@ function fillPlayerRows(players) {
       <td><span class="swatch">${shapeSvg(i, p.colour, "")}</span><input class="p-token" maxlength="1" size="1" aria-label="Player ${i + 1}'s token" required></td>
       <td><input class="p-name" maxlength="64" aria-label="Player ${i + 1}'s name"></td>
       <td><input class="p-colour" type="color" aria-label="Player ${i + 1}'s colour"></td>
-      <td><select class="p-level" aria-label="Who plays player ${i + 1}">${LEVELS.map(([v, t]) => `<option value="${v}">${t}</option>`).join("")}</select></td>`;
+      <td><select class="p-level" aria-label="Who plays player ${i + 1}"><option value="person">a person</option><optgroup label="the computer">${LEVELS.slice(1).map(([v, t]) => `<option value="${v}">${t}</option>`).join("")}</optgroup></select></td>`;
     row.querySelector(".p-token").value = p.token;
     row.querySelector(".p-name").value = p.name;
     row.querySelector(".p-colour").value = p.colour;
@@ -906,6 +922,7 @@ $("paste-form").addEventListener("submit", (event) => {
   event.preventDefault();
   setUp($("paste").value);
 });
+$("log-box").addEventListener("toggle", renderLog);
 $("show-scores").addEventListener("change", () => {
   if (humanToMove()) changed();
   else renderScores();

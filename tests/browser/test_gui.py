@@ -272,7 +272,13 @@ def test_first_look_and_keyboard(page, ref):
     moves = page_moves(page)
     assert moves[0] == 4, moves
     check_exact_scores(page, ref, moves, "x", "o")
+    # The protocol log shows the page's commands with their ids, and c4's replies.
+    page.click("#log-box summary")
+    # (the stream's empty line, which the play ends, comes before the play's reply)
+    expect(page.locator("#log")).to_contain_text(re.compile(r"> (\d+) play 4\n< \n< =\1 ply 1, o to move\n"))
+    expect(page.locator("#log")).to_contain_text("analyze stream interval 250")
     shot(page, "02-keyboard-move")
+    page.click("#log-box summary")
 
 
 def test_win_against_computer(page, ref):
