@@ -253,6 +253,45 @@ def new_game(page, width, height, connect, players, submit=True):
 # ------------------------------------------------------------------------------------------------
 # The tests, in order: each goes on from the state the last one left.
 
+def test_protocol_client(page, ref, server):
+    """web/c4-client.js alone, on its own connection: ids, one-line and multi-line replies,
+    refusals in c4's words, analyze stream's lines as they come, and a connection that ends."""
+    out = page.evaluate(
+        """async (url) => {
+          const { C4Client, RefusedError, ConnectionLost } = await import("/c4-client.js");
+          const c4 = new C4Client(url);
+          await c4.connect();
+          const out = {};
+          out.play = await c4.send("moves 4455");
+          out.refused = await c4.send("play 99").then(() => null, (e) => [e instanceof RefusedError, e.command, e.message]);
+          const lines = [];
+          const stream = c4.send("analyze stream interval 86400000", { onLine: (line) => lines.push(line) });
+          const deadline = Date.now() + 120000;
+          while (lines.length < 8) {
+            if (Date.now() > deadline) throw new Error(`8 info lines expected, got ${lines}`);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          out.linesBeforeEnd = lines.length;
+          const status = c4.send("status");
+          out.stream = await stream;
+          out.status = await status;
+          const quit = c4.send("quit");
+          const after = c4.send("fen");
+          out.quit = await quit;
+          out.after = await after.then(() => null, (e) => [e instanceof ConnectionLost, e.command]);
+          return out;
+        }""",
+        server.url.replace("http", "ws"))
+    ref.ask("new 7x6 connect 4 players 2")
+    assert out["play"] == {"text": ref.ask("moves 4455")[0], "lines": []}, out["play"]
+    assert out["refused"] == [True, "play 99", ref.refusal("play 99")], out["refused"]
+    final = ref.stream_until("analyze stream interval 86400000", lambda l: l.endswith("pv 3 4 2"))
+    assert out["linesBeforeEnd"] == 8 and out["stream"]["lines"][-1] == final, out["stream"]
+    assert out["status"] == {"text": "", "lines": ref.ask("status")[1]}, out["status"]
+    assert out["quit"] == {"text": "", "lines": []} and out["after"] == [True, "fen"], out
+    ref.ask("position startpos")
+
+
 def test_first_look_and_keyboard(page, ref):
     """The default game; the first move by keyboard alone; the book's scores at once."""
     wait_turn(page, "person")
@@ -484,6 +523,7 @@ def main():
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(server.url)
             steps = [
+                ("protocol client", lambda: test_protocol_client(page, ref, server)),
                 ("first look and keyboard", lambda: test_first_look_and_keyboard(page, ref)),
                 ("win against the computer", lambda: steps_state.update(won=test_win_against_computer(page, ref))),
                 ("undo and hint", lambda: test_undo_and_hint(page, ref, steps_state["won"])),
