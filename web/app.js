@@ -333,6 +333,7 @@ function changed() {
 }
 
 async function computerMove(mine, player) {
+  if (mine !== generation) return; // an undo or a new game came while the board was read
   setStatus(`${player.name} (${player.token}) is thinking…`);
   thinking = "genmove";
   let reply;
@@ -793,7 +794,9 @@ function report(error) {
     console.error(error);
     showMessage(String(error.message ?? error), "error");
   }
-  if (online() && view) changed();
+  // Any command ends a running analysis: start it again, unless the computer's own move failed
+  // (asking again would fail again).
+  if (error instanceof RefusedError && online() && view && !error.command.startsWith("genmove")) changed();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -486,6 +486,27 @@ def test_early_draw(page, ref):
     ref.ask("new 7x6 connect 4 players 2")
 
 
+def test_undo_while_thinking(page, ref):
+    """Undo while the computer searches (8x7 has no book: its first reply takes minutes): the
+    page stops the search, and takes back the person's move and the computer's."""
+    new_game(page, 8, 7, 4, [("Ann", "person"), ("Computer", "perfect")])
+    wait_turn(page, "person")
+    click_column(page, 4)
+    page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
+    shot(page, "11-thinking")
+    started = time.monotonic()
+    page.click("#undo")
+    page.wait_for_function(
+        "document.body.dataset.turn === 'person' && document.getElementById('moves-text').value === ''",
+        timeout=WAIT_MS)
+    print(f"  the search stopped and both moves were taken back in {time.monotonic() - started:.1f} s")
+    page.click("#log-box summary")
+    expect(page.locator("#log")).to_contain_text(re.compile(r"> (\d+) genmove perfect\n> \d+ stop\n< =\1 bestmove"))
+    page.click("#log-box summary")
+    assert page.input_value("#fen") == "8/8/8/8/8/8/8 x"
+
+
 def test_phone(browser_context, server, ref):
     """A phone-sized screen: the board and its scores fit the width."""
     page = browser_context.new_page()
@@ -500,7 +521,7 @@ def test_phone(browser_context, server, ref):
     check_exact_scores(page, ref, page_moves(page), "x", "o")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px screen"
-    shot(page, "11-phone")
+    shot(page, "12-phone")
     page.close()
 
 
@@ -532,6 +553,7 @@ def main():
                 ("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
                 ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
                 ("early draw", lambda: test_early_draw(page, ref)),
+                ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref)),
                 ("phone-sized screen", lambda: test_phone(context, server, ref)),
             ]
             steps_state = {}
