@@ -643,7 +643,9 @@ function renderStatus() {
   const result = view.result;
   if (result.kind === "win") {
     const p = playerOf(result.winner);
-    const lines = result.lines.map((l) => `a ${directionWords(l.direction)} line ${l.cells.map(cellName).join(" ")}`);
+    const lines = result.lines.map(
+      (l) => `a ${directionWords(l.direction)} line of ${l.cells.length}: ${l.cells.map(cellName).join(" ")}`,
+    );
     setStatus(`${p.name} (${p.token}) wins with ${lines.join(" and ")}.`, "over");
   } else if (result.kind === "draw") {
     const why = result.reason === "board-full"

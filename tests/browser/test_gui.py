@@ -486,6 +486,20 @@ def test_early_draw(page, ref):
     ref.ask("new 7x6 connect 4 players 2")
 
 
+def test_other_board(page, ref):
+    """Exact scores in words on another board the solver plays (6x5: 30 cells, no book)."""
+    new_game(page, 6, 5, 4, [("Ann", "person"), ("Bob", "person")])
+    wait_turn(page, "person")
+    ref.ask("new 6x5 connect 4 players 2")
+    for n, col in enumerate((3, 3, 1), start=1):
+        click_column(page, col)
+        wait_moves(page, n)
+        wait_turn(page, "person")
+        check_exact_scores(page, ref, page_moves(page), "xo"[n % 2], "ox"[n % 2], width=6, height=5)
+    shot(page, "11-six-by-five")
+    ref.ask("new 7x6 connect 4 players 2")
+
+
 def test_undo_while_thinking(page, ref):
     """Undo while the computer searches (8x7 has no book: its first reply takes minutes): the
     page stops the search, and takes back the person's move and the computer's."""
@@ -494,7 +508,7 @@ def test_undo_while_thinking(page, ref):
     click_column(page, 4)
     page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
     expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
-    shot(page, "11-thinking")
+    shot(page, "12-thinking")
     started = time.monotonic()
     page.click("#undo")
     page.wait_for_function(
@@ -521,7 +535,7 @@ def test_phone(browser_context, server, ref):
     check_exact_scores(page, ref, page_moves(page), "x", "o")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px screen"
-    shot(page, "12-phone")
+    shot(page, "13-phone")
     page.close()
 
 
@@ -553,6 +567,7 @@ def main():
                 ("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
                 ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
                 ("early draw", lambda: test_early_draw(page, ref)),
+                ("another board", lambda: test_other_board(page, ref)),
                 ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref)),
                 ("phone-sized screen", lambda: test_phone(context, server, ref)),
             ]
