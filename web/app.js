@@ -1,6 +1,12 @@
 // app.js: the page. It keeps the game's record (settings, start position, moves), asks c4 for
 // everything the rules decide (the board, whose turn, the result, the scores) and draws it.
 // All talk with c4 goes through c4-client.js.
+//
+// The commands it sends (protocol.md): `protocol_version`, `name`, `version` on connecting;
+// `new`, `name TOKEN NAME`, `position startpos|fen … moves …` to set up or restore a game;
+// `status` and `fen` after every change; `play`, `undo N`, `hint`; `genmove LEVEL` for the
+// computer's moves; `analyze stream interval 250` while a person thinks (the next command ends
+// it); `stop` to end a `genmove` or `hint` early.
 
 import { C4Client, ConnectionLost, RefusedError } from "./c4-client.js";
 

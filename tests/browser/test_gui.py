@@ -500,14 +500,23 @@ def test_other_board(page, ref):
     ref.ask("new 7x6 connect 4 players 2")
 
 
-def test_undo_while_thinking(page, ref):
-    """Undo while the computer searches (8x7 has no book: its first reply takes minutes): the
-    page stops the search, and takes back the person's move and the computer's."""
+def test_undo_while_thinking(page, ref, server):
+    """The engine killed while the computer searches (8x7 has no book: its first reply takes
+    minutes): restored, the computer searches again. Undo then stops the search and takes back
+    the person's move and the computer's."""
     new_game(page, 8, 7, 4, [("Ann", "person"), ("Computer", "perfect")])
     wait_turn(page, "person")
     click_column(page, 4)
     page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
     expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
+    engines = server.engines()
+    for pid in engines:
+        os.kill(pid, signal.SIGKILL)
+    expect(page.locator("#connection")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#connection")).to_be_hidden(timeout=WAIT_MS)
+    page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
+    assert page.input_value("#moves-text") == "4"
     shot(page, "12-thinking")
     started = time.monotonic()
     page.click("#undo")
@@ -568,7 +577,7 @@ def main():
                 ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
                 ("early draw", lambda: test_early_draw(page, ref)),
                 ("another board", lambda: test_other_board(page, ref)),
-                ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref)),
+                ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref, server)),
                 ("phone-sized screen", lambda: test_phone(context, server, ref)),
             ]
             steps_state = {}
