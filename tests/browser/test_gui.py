@@ -124,9 +124,18 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def engines(self):
-        """The c4 processes websocketd runs now (its children)."""
-        out = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True)
-        return [int(pid) for pid in out.stdout.split()]
+        """The c4 processes websocketd runs now (its children), read from /proc."""
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue  # the process ended meanwhile
+            # pid (comm) state ppid ...: comm may hold spaces, so split after its ')'
+            ppid = int(text[text.rindex(")") + 2:].split()[1])
+            if ppid == self.process.pid and not text[text.rindex(")") + 2:].startswith("Z"):
+                children.append(int(stat.parent.name))
+        return children
 
     def close(self):
         self.process.send_signal(signal.SIGTERM)
