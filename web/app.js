@@ -21,6 +21,7 @@ const SHAPES = ["circle", "square", "triangle", "diamond", "hexagon", "star", "c
 const LEVELS = [
   ["person", "a person"],
   ["perfect", "perfect play"],
+  ["perfect movetime 5000", "perfect, 5 s a move"],
   ["lookahead 8", "look-ahead 8"],
   ["lookahead 4", "look-ahead 4"],
   ["lookahead 2", "look-ahead 2"],
