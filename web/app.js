@@ -818,38 +818,39 @@ function openNewGame() {
   $("g-connect").value = game.connect;
   $("g-players").value = game.players.length;
   $("g-early-draw").checked = game.earlyDraw;
-  fillPlayerRows(game.players);
+  $("g-player-table").querySelector("tbody").innerHTML = "";
+  game.players.forEach((p, i) => addPlayerRow(i, p));
   $("new-error").hidden = true;
   dialog.showModal();
 }
 
-function fillPlayerRows(players) {
+/** One row of the dialog per player: rows are added or taken off the end as the count changes,
+ * and the rows kept are left as they are (with what was typed in them). */
+function matchPlayerCount() {
   const body = $("g-player-table").querySelector("tbody");
   const count = Math.min(Math.max(Number($("g-players").value) || 2, 2), 8);
-  const current = readPlayerRows();
-  body.innerHTML = "";
-  for (let i = 0; i < count; i++) {
-    const p = players[i] ?? current[i] ?? {
-      token: DEFAULT_TOKENS[i],
-      name: `Player ${i + 1}`,
-      colour: DEFAULT_COLOURS[i],
-      level: "person",
-    };
-    const row = document.createElement("tr");
-    row.innerHTML = `
-      <td><span class="swatch">${shapeSvg(i, p.colour, "")}</span><input class="p-token" maxlength="1" size="1" aria-label="Player ${i + 1}'s token" required></td>
-      <td><input class="p-name" maxlength="64" aria-label="Player ${i + 1}'s name"></td>
-      <td><input class="p-colour" type="color" aria-label="Player ${i + 1}'s colour"></td>
-      <td><select class="p-level" aria-label="Who plays player ${i + 1}"><option value="person">a person</option><optgroup label="the computer">${LEVELS.slice(1).map(([v, t]) => `<option value="${v}">${t}</option>`).join("")}</optgroup></select></td>`;
-    row.querySelector(".p-token").value = p.token;
-    row.querySelector(".p-name").value = p.name;
-    row.querySelector(".p-colour").value = p.colour;
-    row.querySelector(".p-colour").addEventListener("input", (e) => {
-      row.querySelector(".swatch").innerHTML = shapeSvg(i, e.target.value, "");
-    });
-    row.querySelector(".p-level").value = LEVELS.some(([v]) => v === p.level) ? p.level : "perfect";
-    body.append(row);
+  while (body.rows.length > count) body.rows[body.rows.length - 1].remove();
+  while (body.rows.length < count) {
+    const i = body.rows.length;
+    addPlayerRow(i, { token: DEFAULT_TOKENS[i], name: `Player ${i + 1}`, colour: DEFAULT_COLOURS[i], level: "person" });
   }
+}
+
+function addPlayerRow(i, p) {
+  const row = document.createElement("tr");
+  row.innerHTML = `
+    <td><span class="swatch">${shapeSvg(i, p.colour, "")}</span><input class="p-token" maxlength="1" size="1" aria-label="Player ${i + 1}'s token" required></td>
+    <td><input class="p-name" maxlength="64" aria-label="Player ${i + 1}'s name"></td>
+    <td><input class="p-colour" type="color" aria-label="Player ${i + 1}'s colour"></td>
+    <td><select class="p-level" aria-label="Who plays player ${i + 1}"><option value="person">a person</option><optgroup label="the computer">${LEVELS.slice(1).map(([v, t]) => `<option value="${v}">${t}</option>`).join("")}</optgroup></select></td>`;
+  row.querySelector(".p-token").value = p.token;
+  row.querySelector(".p-name").value = p.name;
+  row.querySelector(".p-colour").value = p.colour;
+  row.querySelector(".p-colour").addEventListener("input", (e) => {
+    row.querySelector(".swatch").innerHTML = shapeSvg(i, e.target.value, "");
+  });
+  row.querySelector(".p-level").value = LEVELS.some(([v]) => v === p.level) ? p.level : "perfect";
+  $("g-player-table").querySelector("tbody").append(row);
 }
 
 function readPlayerRows() {
@@ -927,7 +928,7 @@ $("undo").addEventListener("click", undo);
 $("hint").addEventListener("click", hint);
 $("reconnect").addEventListener("click", connect);
 $("message-close").addEventListener("click", hideMessage);
-$("g-players").addEventListener("change", () => fillPlayerRows([]));
+$("g-players").addEventListener("input", matchPlayerCount);
 $("new-form").addEventListener("submit", submitNewGame);
 $("new-cancel").addEventListener("click", () => $("new-dialog").close());
 $("paste-form").addEventListener("submit", (event) => {

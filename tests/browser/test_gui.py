@@ -247,12 +247,13 @@ def new_game(page, width, height, connect, players, submit=True):
     page.fill("#g-height", str(height))
     page.fill("#g-connect", str(connect))
     page.fill("#g-players", str(len(players)))
-    page.dispatch_event("#g-players", "change")
     rows = page.locator("#g-player-table tbody tr")
     expect(rows).to_have_count(len(players))
     for i, (name, level) in enumerate(players):
         rows.nth(i).locator(".p-name").fill(name)
         rows.nth(i).locator(".p-level").select_option(level)
+    for i, (name, _) in enumerate(players):
+        expect(page.locator("#g-player-table tbody tr").nth(i).locator(".p-name")).to_have_value(name)
     if not submit:
         return
     page.click("#new-start")
@@ -457,6 +458,7 @@ def test_three_players(page, ref):
     expect(page.locator("#new-dialog")).to_be_hidden(timeout=WAIT_MS)
     wait_turn(page, "person")
     assert page.locator("#board .cell").count() == 63
+    expect(page.locator("#players li .name")).to_have_text(["Ann (x)", "Bob (o)", "Cy (a)"])
     for col in (5, 4, 6):
         n = len(page_moves(page))
         click_column(page, col)
