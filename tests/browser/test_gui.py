@@ -576,6 +576,7 @@ def main():
             page.set_default_timeout(WAIT_MS)
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.goto(server.url)
             steps = [
                 ("protocol client", lambda: test_protocol_client(page, ref, server)),
