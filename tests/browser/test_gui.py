@@ -1,0 +1,621 @@
+"""The GUI in web/, driven in a real headless Chromium, against c4 served by websocketd.
+
+Every answer the page shows is checked against c4 itself, run directly as a reference process:
+the moves, the FEN, the highlighted winning cells (`status`), every column's score (`analyze`) and
+the estimates where the solver does not play (`analyze stream`). Screenshots of each state go to
+target/gui-screenshots/. Run it with tests/browser/run (see README.md, "The GUI").
+
+Needs: Debian's chromium and websocketd, and Playwright for Python (`pip install playwright`; its
+own browser download is not used). Waits are on conditions, with generous limits for a slow,
+loaded machine; nothing is asserted after a fixed sleep.
+"""
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+C4 = ROOT / "target" / "release" / "c4"
+SHOTS = ROOT / "target" / "gui-screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 180_000  # the longest any condition may take on a loaded 2-core machine
+
+
+class Reference:
+    """c4 run directly: the answers the page must agree with."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [str(C4)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+
+    def ask(self, command):
+        """The reply's first line (after the marker) and its further lines; fails on `?`."""
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            assert line, f"the reference c4 ended after '{command}'"
+            line = line.rstrip("\n")
+            if line == "":
+                break
+            lines.append(line)
+        head = lines[0]
+        assert head.startswith("="), f"reference c4 refused '{command}': {head}"
+        return head[2:] if len(head) > 1 else "", lines[1:]
+
+    def refusal(self, command):
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline().rstrip("\n")
+        assert self.process.stdout.readline() == "\n"
+        assert line.startswith("?"), f"reference c4 accepted '{command}'"
+        return line[2:]
+
+    def stream_until(self, command, done):
+        """`analyze stream`'s info lines until `done(line)`; then ends the stream with `stop`."""
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline().startswith("=")
+        last = None
+        while True:
+            last = self.process.stdout.readline().rstrip("\n")
+            if done(last):
+                break
+        self.process.stdin.write("stop\n")
+        self.process.stdin.flush()
+        while self.process.stdout.readline() != "\n":
+            pass  # the rest of the stream
+        assert self.process.stdout.readline().startswith("=")  # stop's reply
+        self.process.stdout.readline()
+        return last
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """websocketd serving web/ and one c4 per connection, as web/serve runs it."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            ["websocketd", "--port", str(self.port), "--address", "127.0.0.1",
+             "--staticdir", "web", "--loglevel", "fatal", str(C4)],
+            cwd=ROOT,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "websocketd did not start"
+                assert self.process.poll() is None, "websocketd exited"
+                time.sleep(0.1)
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def engines(self):
+        """The c4 processes websocketd runs now (its children), read from /proc."""
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue  # the process ended meanwhile
+            # pid (comm) state ppid ...: comm may hold spaces, so split after its ')'
+            ppid = int(text[text.rindex(")") + 2:].split()[1])
+            if ppid == self.process.pid and not text[text.rindex(")") + 2:].startswith("Z"):
+                children.append(int(stat.parent.name))
+        return children
+
+    def close(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading the page.
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    print(f"  screenshot {name}.png")
+
+
+def wait_turn(page, *turns):
+    """Until the page waits for a person (or the game is over): no move or search in flight."""
+    expr = " || ".join(f"document.body.dataset.turn === '{t}'" for t in turns)
+    page.wait_for_function(expr, timeout=WAIT_MS)
+
+
+def page_moves(page):
+    text = page.input_value("#moves-text")
+    if text == "":
+        return []
+    return [int(m) for m in (text.split(" ") if " " in text else list(text))]
+
+
+def wait_moves(page, count):
+    page.wait_for_function(
+        """n => { const t = document.getElementById('moves-text').value;
+                  return (t === '' ? 0 : (t.includes(' ') ? t.split(' ').length : t.length)) === n; }""",
+        arg=count, timeout=WAIT_MS)
+
+
+def moves_arg(moves):
+    return " ".join(str(m) for m in moves)
+
+
+def shown_scores(page):
+    return page.eval_on_selector_all(
+        "#scores .score",
+        "cells => cells.map(c => ({kind: c.dataset.kind || null, score: c.dataset.score ?? null,"
+        " words: c.dataset.words || '', title: c.title}))")
+
+
+def expected_words(score, ply, cells, mover, other):
+    """protocol.md's score, in the page's words, computed here independently."""
+    if score == "full":
+        return "full"
+    score = int(score)
+    if score == 0:
+        return "draw"
+    half = cells // 2 + 1
+    if score > 0:
+        moves = half - score - ply // 2
+        return f"{mover} wins now" if moves == 1 else f"{mover} wins in {moves}"
+    moves = half + score - (ply + 1) // 2
+    return f"{other} wins in {moves}"
+
+
+def check_exact_scores(page, ref, moves, mover, other, width=7, height=6):
+    """Every column's shown score and words against `analyze`, and the best against `solve`."""
+    page.wait_for_function(
+        "document.getElementById('analysis').dataset.state === 'exact'", timeout=WAIT_MS)
+    ref.ask(f"position startpos moves {moves_arg(moves)}" if moves else "position startpos")
+    analyze, _ = ref.ask("analyze")
+    want = analyze.split(" ")
+    shown = shown_scores(page)
+    ply = len(moves)
+    for col, (w, s) in enumerate(zip(want, shown), start=1):
+        if w == "full":
+            assert s["words"] == "full", (col, s)
+            continue
+        assert s["kind"] == "exact" and s["score"] == w, f"column {col}: shown {s}, analyze {w}"
+        words = expected_words(w, ply, width * height, mover, other)
+        assert s["words"] == words, f"column {col}: shown '{s['words']}', expected '{words}'"
+    # The best column's words against solve's own sentence (`x wins with its 4th stone, on ply 7`).
+    solve, _ = ref.ask("solve")
+    best = int(re.search(r"best (\d+)", solve).group(1))
+    meaning = solve.split("; ")[1]
+    title = shown[best - 1]["title"]
+    if "draw" not in meaning:
+        assert title.endswith(meaning), f"column {best}: '{title}' against solve's '{meaning}'"
+    print(f"  scores after {moves_arg(moves) or 'no moves'}: {analyze}")
+
+
+def winning_cells(page):
+    return sorted(page.eval_on_selector_all(".cell.win", "cells => cells.map(c => c.dataset.cell)"))
+
+
+def status_cells(status_lines):
+    cells = set()
+    for line in status_lines:
+        if line.startswith("line "):
+            cells.update(line.split(" ")[2:])
+    return sorted(cells)
+
+
+def click_column(page, col):
+    page.click(f"#drops button[data-col='{col}']")
+
+
+def new_game(page, width, height, connect, players, submit=True):
+    """Fills the new-game dialog: players is a list of (name, level)."""
+    page.click("#new-game")
+    expect(page.locator("#new-dialog")).to_be_visible()
+    page.fill("#g-width", str(width))
+    page.fill("#g-height", str(height))
+    page.fill("#g-connect", str(connect))
+    page.fill("#g-players", str(len(players)))
+    rows = page.locator("#g-player-table tbody tr")
+    expect(rows).to_have_count(len(players))
+    for i, (name, level) in enumerate(players):
+        rows.nth(i).locator(".p-name").fill(name)
+        rows.nth(i).locator(".p-level").select_option(level)
+    for i, (name, _) in enumerate(players):
+        expect(page.locator("#g-player-table tbody tr").nth(i).locator(".p-name")).to_have_value(name)
+    if not submit:
+        return
+    page.click("#new-start")
+    expect(page.locator("#new-dialog")).to_be_hidden(timeout=WAIT_MS)
+
+
+# ------------------------------------------------------------------------------------------------
+# The tests, in order: each goes on from the state the last one left.
+
+def test_protocol_client(page, ref, server):
+    """web/c4-client.js alone, on its own connection: ids, one-line and multi-line replies,
+    refusals in c4's words, analyze stream's lines as they come, and a connection that ends."""
+    out = page.evaluate(
+        """async (url) => {
+          const { C4Client, RefusedError, ConnectionLost } = await import("/c4-client.js");
+          const c4 = new C4Client(url);
+          await c4.connect();
+          const out = {};
+          out.play = await c4.send("moves 4455");
+          out.refused = await c4.send("play 99").then(() => null, (e) => [e instanceof RefusedError, e.command, e.message]);
+          const lines = [];
+          const stream = c4.send("analyze stream interval 86400000", { onLine: (line) => lines.push(line) });
+          const deadline = Date.now() + 120000;
+          while (lines.length < 8) {
+            if (Date.now() > deadline) throw new Error(`8 info lines expected, got ${lines}`);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          out.linesBeforeEnd = lines.length;
+          const status = c4.send("status");
+          out.stream = await stream;
+          out.status = await status;
+          const quit = c4.send("quit");
+          const after = c4.send("fen");
+          out.quit = await quit;
+          out.after = await after.then(() => null, (e) => [e instanceof ConnectionLost, e.command]);
+          return out;
+        }""",
+        server.url.replace("http", "ws"))
+    ref.ask("new 7x6 connect 4 players 2")
+    assert out["play"] == {"text": ref.ask("moves 4455")[0], "lines": []}, out["play"]
+    assert out["refused"] == [True, "play 99", ref.refusal("play 99")], out["refused"]
+    final = ref.stream_until("analyze stream interval 86400000", lambda l: l.endswith("pv 3 4 2"))
+    assert out["linesBeforeEnd"] == 8 and out["stream"]["lines"][-1] == final, out["stream"]
+    assert out["status"] == {"text": "", "lines": ref.ask("status")[1]}, out["status"]
+    assert out["quit"] == {"text": "", "lines": []} and out["after"] == [True, "fen"], out
+    ref.ask("position startpos")
+
+
+def test_first_look_and_keyboard(page, ref):
+    """The default game; the first move by keyboard alone; the book's scores at once."""
+    wait_turn(page, "person")
+    expect(page.locator("#status")).to_have_text("You (x) to move.")
+    expect(page.locator("#engine")).to_have_text(re.compile(r"^Engine: c4 \d+\.\d+\.\d+, protocol 2$"))
+    check_exact_scores(page, ref, [], "x", "o")
+    shot(page, "01-start")
+    page.focus("#board")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")  # the cursor starts on column 4: to 7, then back to 4
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    wait_moves(page, 2)
+    wait_turn(page, "person")
+    moves = page_moves(page)
+    assert moves[0] == 4, moves
+    check_exact_scores(page, ref, moves, "x", "o")
+    # The protocol log shows the page's commands with their ids, and c4's replies.
+    page.click("#log-box summary")
+    # (the stream's empty line, which the play ends, comes before the play's reply)
+    expect(page.locator("#log")).to_contain_text(re.compile(r"> (\d+) play 4\n< \n< =\1 ply 1, o to move\n"))
+    expect(page.locator("#log")).to_contain_text("analyze stream interval 250")
+    shot(page, "02-keyboard-move")
+    page.click("#log-box summary")
+
+
+def test_win_against_computer(page, ref):
+    """x (the test, playing c4's perfect moves) against a look-ahead computer, to a win."""
+    new_game(page, 7, 6, 4, [("Ann", "person"), ("Computer", "lookahead 2")])
+    wait_turn(page, "person")
+    expect(page.locator("#players li").nth(1)).to_contain_text("look-ahead 2")
+    checked = 0
+    while page.evaluate("document.body.dataset.turn") != "over":
+        moves = page_moves(page)
+        ref.ask(f"position startpos moves {moves_arg(moves)}" if moves else "position startpos")
+        if len(moves) <= 8 and checked < 4:
+            check_exact_scores(page, ref, moves, "x", "o")
+            checked += 1
+        reply, _ = ref.ask("go")
+        col = int(reply.split(" ")[1])
+        click_column(page, col)
+        page.wait_for_function(
+            "n => document.body.dataset.turn === 'over' || ("
+            "document.body.dataset.turn === 'person' &&"
+            " document.getElementById('moves-text').value.length === n)",
+            arg=len(moves) + 2, timeout=WAIT_MS)
+    assert checked >= 2, "too few positions were checked against analyze"
+    moves = page_moves(page)
+    ref.ask(f"position startpos moves {moves_arg(moves)}")
+    _, status = ref.ask("status")
+    assert "result win x" in status, status
+    assert page.input_value("#fen") == ref.ask("fen")[0]
+    assert winning_cells(page) == status_cells(status), (winning_cells(page), status)
+    expect(page.locator("#status")).to_contain_text("Ann (x) wins with a ")
+    print(f"  won: {moves_arg(moves)}; {page.inner_text('#status')}")
+    shot(page, "03-win")
+    return moves
+
+
+def test_undo_and_hint(page, ref, won):
+    """Undo takes back the winning move; a hint names the same column as c4's `hint`."""
+    page.click("#undo")
+    wait_moves(page, len(won) - 1)
+    wait_turn(page, "person")
+    ref.ask(f"position startpos moves {moves_arg(won[:-1])}")
+    assert page.input_value("#fen") == ref.ask("fen")[0]
+    assert winning_cells(page) == []
+    page.click("#hint")
+    hint, _ = ref.ask("hint")
+    expect(page.locator("#message-text")).to_have_text(f"Hint: {hint}.", timeout=WAIT_MS)
+    col = re.search(r"column (\d+)", hint).group(1)
+    expect(page.locator(f"#drops button[data-col='{col}']")).to_have_class(re.compile("hinted"))
+    check_exact_scores(page, ref, won[:-1], "x", "o")
+    shot(page, "04-undo-hint")
+
+
+def test_refusals(page, ref):
+    """A command c4 refuses shows c4's own message and changes nothing."""
+    before = page.input_value("#fen")
+    bad = "8/7/7/7/7/7 x"  # ragged rows: c4 names the row
+    page.fill("#paste", bad)
+    page.press("#paste", "Enter")
+    message = ref.refusal(f"position fen {bad}")
+    expect(page.locator("#message")).to_have_class(re.compile("error"), timeout=WAIT_MS)
+    expect(page.locator("#message-text")).to_have_text(f"c4 refused 'position fen {bad}': {message}")
+    wait_turn(page, "person")
+    assert page.input_value("#fen") == before
+    shot(page, "05-refused")
+
+
+def test_paste_moves(page, ref):
+    """A pasted move list sets the position; the scores come from the book at once."""
+    page.fill("#paste", "4343")
+    page.press("#paste", "Enter")
+    page.wait_for_function("document.getElementById('moves-text').value === '4343'", timeout=WAIT_MS)
+    wait_turn(page, "person")
+    check_exact_scores(page, ref, [4, 3, 4, 3], "x", "o")
+    page.click("#message-close")
+    shot(page, "00-readme")  # wins, draws and losses side by side: README.md's picture
+    page.fill("#paste", "4453")
+    page.press("#paste", "Enter")
+    page.wait_for_function("document.getElementById('moves-text').value === '4453'", timeout=WAIT_MS)
+    wait_turn(page, "person")
+    ref.ask("position startpos moves 4453")
+    assert page.input_value("#fen") == ref.ask("fen")[0]
+    check_exact_scores(page, ref, [4, 4, 5, 3], "x", "o")
+
+
+def test_engine_killed(page, ref, server):
+    """The engine dies mid-game: the page says so, reconnects, restores the game, plays on."""
+    click_column(page, 2)
+    wait_moves(page, 6)
+    wait_turn(page, "person")
+    moves = page_moves(page)
+    fen = page.input_value("#fen")
+    engines = server.engines()
+    assert len(engines) == 1, engines
+    os.kill(engines[0], signal.SIGKILL)
+    expect(page.locator("#connection")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#connection-text")).to_contain_text("not answering")
+    shot(page, "06-engine-gone")
+    expect(page.locator("#connection")).to_be_hidden(timeout=WAIT_MS)
+    wait_turn(page, "person")
+    assert server.engines() != engines, "the same c4 process again"
+    assert page_moves(page) == moves and page.input_value("#fen") == fen
+    check_exact_scores(page, ref, moves, "x", "o")
+    # A reload keeps the game too: the page's record is in the browser's storage.
+    page.reload()
+    wait_turn(page, "person")
+    assert page_moves(page) == moves and page.input_value("#fen") == fen
+    # and the game goes on
+    click_column(page, 1)
+    wait_moves(page, len(moves) + 2)
+    wait_turn(page, "person", "over")
+    ref.ask(f"position startpos moves {moves_arg(page_moves(page))}")
+    assert page.input_value("#fen") == ref.ask("fen")[0]
+    shot(page, "07-restored")
+
+
+def test_three_players(page, ref):
+    """9x7, connect 5, three players: shapes, estimates against c4's own, computers move."""
+    new_game(page, 9, 7, 5, [("Ann", "person"), ("Bob", "perfect"), ("Cy", "lookahead 2")], submit=False)
+    # A token twice: c4 refuses the game, and says why in the dialog, which stays open.
+    third = page.locator("#g-player-table tbody tr").nth(2).locator(".p-token")
+    third.fill("o")
+    page.click("#new-start")
+    message = ref.refusal("new 9x7 connect 5 tokens xoo early-draw on")
+    expect(page.locator("#new-error")).to_have_text(f"c4 refused it: {message}", timeout=WAIT_MS)
+    shot(page, "08-refused-tokens")
+    third.fill("a")
+    page.click("#new-start")
+    expect(page.locator("#new-dialog")).to_be_hidden(timeout=WAIT_MS)
+    wait_turn(page, "person")
+    assert page.locator("#board .cell").count() == 63
+    expect(page.locator("#players li .name")).to_have_text(["Ann (x)", "Bob (o)", "Cy (a)"])
+    for col in (5, 4, 6):
+        n = len(page_moves(page))
+        click_column(page, col)
+        wait_moves(page, n + 3)
+        wait_turn(page, "person", "over")
+    moves = page_moves(page)
+    shapes = page.eval_on_selector_all(
+        "#board .cell[data-token] .token", "ts => [...new Set(ts.map(t => t.classList[1]))].sort()")
+    assert shapes == ["circle", "square", "triangle"], shapes
+    page.wait_for_function(
+        "document.getElementById('analysis').dataset.state === 'estimate'"
+        " && document.getElementById('analysis').dataset.depth === '5'", timeout=WAIT_MS)
+    ref.ask("new 9x7 connect 5 players 3")
+    ref.ask(f"position startpos moves {moves_arg(moves)}")
+    assert page.input_value("#fen") == ref.ask("fen")[0]
+    final = ref.stream_until("analyze stream interval 86400000", lambda l: l.startswith("info depth 5"))
+    values = final.split(" values ")[1].split(" pv ")[0].split(" ")
+    shown = [s["score"] if s["kind"] == "value" else "full" for s in shown_scores(page)]
+    assert shown == values, (shown, values)
+    print(f"  3 players after {moves_arg(moves)}: {final}")
+    shot(page, "09-three-players")
+    ref.ask("new 7x6 connect 4 players 2")
+
+
+def test_early_draw(page, ref):
+    """A game nobody can win is a draw at once, and the page says why."""
+    new_game(page, 2, 2, 3, [("Ann", "person"), ("Bob", "person")])
+    wait_turn(page, "over")
+    ref.ask("new 2x2 connect 3 players 2")
+    _, status = ref.ask("status")
+    assert "result draw no-line-left" in status, status
+    expect(page.locator("#status")).to_have_text(
+        "Draw: nobody can complete a line of 3 any more (4 cells still empty).")
+    expect(page.locator("#hint")).to_be_disabled()
+    shot(page, "10-early-draw")
+    ref.ask("new 7x6 connect 4 players 2")
+
+
+def test_other_board(page, ref):
+    """Exact scores in words on another board the solver plays (6x5: 30 cells, no book)."""
+    new_game(page, 6, 5, 4, [("Ann", "person"), ("Bob", "person")])
+    wait_turn(page, "person")
+    ref.ask("new 6x5 connect 4 players 2")
+    for n, col in enumerate((3, 3, 1), start=1):
+        click_column(page, col)
+        wait_moves(page, n)
+        wait_turn(page, "person")
+        check_exact_scores(page, ref, page_moves(page), "xo"[n % 2], "ox"[n % 2], width=6, height=5)
+    shot(page, "11-six-by-five")
+    ref.ask("new 7x6 connect 4 players 2")
+
+
+def test_undo_while_thinking(page, ref, server):
+    """The engine killed while the computer searches (8x7 has no book: its first reply takes
+    minutes): restored, the computer searches again. Undo then stops the search and takes back
+    the person's move and the computer's."""
+    new_game(page, 8, 7, 4, [("Ann", "person"), ("Computer", "perfect")])
+    wait_turn(page, "person")
+    click_column(page, 4)
+    page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
+    engines = server.engines()
+    for pid in engines:
+        os.kill(pid, signal.SIGKILL)
+    expect(page.locator("#connection")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#connection")).to_be_hidden(timeout=WAIT_MS)
+    page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
+    assert page.input_value("#moves-text") == "4"
+    shot(page, "12-thinking")
+    started = time.monotonic()
+    page.click("#undo")
+    page.wait_for_function(
+        "document.body.dataset.turn === 'person' && document.getElementById('moves-text').value === ''",
+        timeout=WAIT_MS)
+    print(f"  the search stopped and both moves were taken back in {time.monotonic() - started:.1f} s")
+    page.click("#log-box summary")
+    expect(page.locator("#log")).to_contain_text(re.compile(r"> (\d+) genmove perfect\n> \d+ stop\n< =\1 bestmove"))
+    page.click("#log-box summary")
+    assert page.input_value("#fen") == "8/8/8/8/8/8/8 x"
+
+
+def test_phone(browser_context, server, ref):
+    """A phone-sized screen: the board and its scores fit the width."""
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server.url)
+    new_game(page, 7, 6, 4, [("Ann", "person"), ("Computer", "perfect")])
+    wait_turn(page, "person")
+    click_column(page, 4)
+    wait_moves(page, 2)
+    wait_turn(page, "person")
+    check_exact_scores(page, ref, page_moves(page), "x", "o")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+    shot(page, "13-phone")
+    page.close()
+
+
+def main():
+    assert C4.exists(), f"{C4} is missing: cargo build --release"
+    if SHOTS.exists():
+        shutil.rmtree(SHOTS)
+    server = Server()
+    ref = Reference()
+    profile = tempfile.mkdtemp(prefix="c4-gui-chromium-")
+    failures = 0
+    try:
+        with sync_playwright() as p:
+            context = p.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+                viewport={"width": 1100, "height": 820})
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(server.url)
+            steps = [
+                ("protocol client", lambda: test_protocol_client(page, ref, server)),
+                ("first look and keyboard", lambda: test_first_look_and_keyboard(page, ref)),
+                ("win against the computer", lambda: steps_state.update(won=test_win_against_computer(page, ref))),
+                ("undo and hint", lambda: test_undo_and_hint(page, ref, steps_state["won"])),
+                ("refused command", lambda: test_refusals(page, ref)),
+                ("pasted moves", lambda: test_paste_moves(page, ref)),
+                ("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
+                ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
+                ("early draw", lambda: test_early_draw(page, ref)),
+                ("another board", lambda: test_other_board(page, ref)),
+                ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref, server)),
+                ("phone-sized screen", lambda: test_phone(context, server, ref)),
+            ]
+            steps_state = {}
+            for name, step in steps:
+                started = time.monotonic()
+                print(f"{name}:", flush=True)
+                try:
+                    step()
+                    print(f"  ok ({time.monotonic() - started:.1f} s)", flush=True)
+                except Exception:
+                    failures += 1
+                    traceback.print_exc()
+                    shot(page, f"failed-{name.replace(' ', '-')}")
+                    break  # the later steps go on from this one's state
+            assert not errors, f"errors in the page: {errors}"
+            context.close()
+    finally:
+        ref.close()
+        server.close()
+        shutil.rmtree(profile, ignore_errors=True)
+    print(f"screenshots in {SHOTS}")
+    if failures:
+        print("browser test FAILED")
+        sys.exit(1)
+    print("browser test passed")
+
+
+if __name__ == "__main__":
+    main()
