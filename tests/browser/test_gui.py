@@ -456,8 +456,9 @@ def test_three_players(page, ref):
     third.fill("a")
     page.click("#new-start")
     expect(page.locator("#new-dialog")).to_be_hidden(timeout=WAIT_MS)
+    # The old board stays until c4 has accepted the new game: wait for the new one first.
+    expect(page.locator("#board .cell")).to_have_count(63, timeout=WAIT_MS)
     wait_turn(page, "person")
-    assert page.locator("#board .cell").count() == 63
     expect(page.locator("#players li .name")).to_have_text(["Ann (x)", "Bob (o)", "Cy (a)"])
     for col in (5, 4, 6):
         n = len(page_moves(page))
