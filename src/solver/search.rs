@@ -875,6 +875,30 @@ mod tests {
         }
     }
 
+    /// Calls `visit` on every position, up to a win or a full board, of `games` random games
+    /// on a `width` x `height` board (a fixed xorshift sequence from `seed`).
+    fn random_games(
+        width: u32,
+        height: u32,
+        games: usize,
+        seed: u64,
+        mut visit: impl FnMut(&Position),
+    ) {
+        let mut state = seed;
+        for _ in 0..games {
+            let mut position = Position::new(width, height).unwrap();
+            while !position.is_full() && !position.can_win_next() {
+                visit(&position);
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let columns: Vec<u32> = (0..width).filter(|&c| position.can_play(c)).collect();
+                let column = columns[(state % columns.len() as u64) as usize];
+                position.play_column(column).unwrap();
+            }
+        }
+    }
+
     #[test]
     fn stacked_threats_over_a_safe_move_win_with_the_stone_after_next() {
         // Random games: wherever the rule applies with at most ten empty cells, exhaustive
@@ -882,30 +906,16 @@ mod tests {
         for (width, height) in [(5, 4), (4, 5), (5, 5)] {
             let area = (width * height) as i32;
             let mut seen = 0;
-            let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-            for _ in 0..400 {
-                let mut position = Position::new(width, height).unwrap();
-                while !position.is_full() && !position.can_win_next() {
-                    let moves = position.moves_played() as i32;
-                    let candidates = position.non_losing_moves(position.opponent_winning_cells());
-                    if area - moves <= 10
-                        && has_stacked_threats_over(candidates, position.own_winning_cells())
-                    {
-                        assert_eq!(
-                            exhaustive(&position),
-                            (area - 1 - moves) / 2,
-                            "{position:?}"
-                        );
-                        seen += 1;
-                    }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let columns: Vec<u32> = (0..width).filter(|&c| position.can_play(c)).collect();
-                    let column = columns[(state % columns.len() as u64) as usize];
-                    position.play_column(column).unwrap();
+            random_games(width, height, 400, 0x9e37_79b9_7f4a_7c15, |position| {
+                let moves = position.moves_played() as i32;
+                let candidates = position.non_losing_moves(position.opponent_winning_cells());
+                if area - moves <= 10
+                    && has_stacked_threats_over(candidates, position.own_winning_cells())
+                {
+                    assert_eq!(exhaustive(position), (area - 1 - moves) / 2, "{position:?}");
+                    seen += 1;
                 }
-            }
+            });
             assert!(seen > 0, "{width}x{height}: the rule never applied");
         }
     }
@@ -916,23 +926,13 @@ mod tests {
         // ten empty cells, the exact score respects it.
         for (width, height) in [(5, 4), (4, 5)] {
             let mut seen = [0usize; 2];
-            let mut state = 0x2545_f491_4f6c_dd1d_u64;
-            for _ in 0..300 {
-                let mut position = Position::new(width, height).unwrap();
-                while !position.is_full() && !position.can_win_next() {
-                    let empty = width * height - position.moves_played();
-                    if let Some(bound) = position.follow_up_bound().filter(|_| empty <= 10) {
-                        assert!(exhaustive(&position) <= bound, "{position:?}");
-                        seen[(-bound) as usize] += 1;
-                    }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let columns: Vec<u32> = (0..width).filter(|&c| position.can_play(c)).collect();
-                    let column = columns[(state % columns.len() as u64) as usize];
-                    position.play_column(column).unwrap();
+            random_games(width, height, 300, 0x2545_f491_4f6c_dd1d, |position| {
+                let empty = width * height - position.moves_played();
+                if let Some(bound) = position.follow_up_bound().filter(|_| empty <= 10) {
+                    assert!(exhaustive(position) <= bound, "{position:?}");
+                    seen[(-bound) as usize] += 1;
                 }
-            }
+            });
             assert!(seen[0] > 0 && seen[1] > 0, "{width}x{height}: {seen:?}");
         }
     }
