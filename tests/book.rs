@@ -96,6 +96,8 @@ fn pos(moves: &str) -> Position {
     Position::from_moves(7, 6, &columns).unwrap()
 }
 
+/// An empty scratch folder; a test removes it once it has passed (a failed one leaves it to
+/// look at).
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("c4-book-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -141,6 +143,7 @@ fn verify_exits_1_on_a_wrong_entry() {
         (out.as_str(), code),
         ("verified 1 entries: 0 mismatches\n", 0)
     );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -163,6 +166,7 @@ fn bad_files_and_arguments_are_reported_not_crashed_on() {
     let (out, _, code) = c4(&["book", "info"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("7x6 book, complete to depth"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -202,4 +206,5 @@ fn a_small_build_in_two_shards_merges_into_a_book() {
         (out.as_str(), code),
         ("verified 40 entries: 0 mismatches\n", 0)
     );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -730,6 +730,8 @@ mod tests {
         }
     }
 
+    /// An empty scratch folder; a test removes it once it has passed (a failed one leaves it to
+    /// look at).
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("c4-book-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -781,6 +783,7 @@ mod tests {
                 assert_eq!(book.score(&position), expected, "{position:?}");
             }
         }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -806,6 +809,7 @@ mod tests {
             merge(&[parts[0].clone(), parts[0].clone()]),
             Err(BuildError::Shard { .. })
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -840,6 +844,7 @@ mod tests {
         let fresh = shard_path(&dir, 4, Shard { index: 0, count: 1 }).with_extension("fresh");
         build_shard(&fresh, &options(4, Shard::ALL), &mut ()).unwrap();
         assert_eq!(resumed, merge(&[fresh]).unwrap().book);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -865,6 +870,7 @@ mod tests {
             })
             .collect();
         assert_eq!(merge(&parts).unwrap().book, merge(&[single]).unwrap().book);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -890,6 +896,7 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not a c4 shard"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -906,5 +913,6 @@ mod tests {
         let (mismatches, _) = verify(&wrong, 1000, None, 7, &mut ()).unwrap();
         assert_eq!(mismatches.len(), 1);
         assert_eq!(mismatches[0].key, scores[5].0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
