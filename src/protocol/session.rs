@@ -157,11 +157,7 @@ impl Session {
         match self.apply(command) {
             Ok(Action::Reply(response)) => Step::Reply(Ok(response), flow),
             Ok(Action::Search(kind)) => {
-                self.prepare_solver();
-                let mut solver = self
-                    .solver
-                    .take()
-                    .unwrap_or_else(|| Solver::with_table_bits(table_bits(self.hash_mib)));
+                let mut solver = self.take_solver();
                 solver.set_threads(self.threads as usize);
                 solver.set_book(self.book.as_ref().map(|(book, _)| Arc::clone(book)));
                 Step::Search(Box::new(Search {
@@ -180,9 +176,15 @@ impl Session {
     /// does not spend its time on them (UGI's `isready`, which a match runner sends before it
     /// starts a clock).
     pub fn prepare_solver(&mut self) {
-        if self.solver.is_none() {
-            self.solver = Some(Solver::with_table_bits(table_bits(self.hash_mib)));
-        }
+        let solver = self.take_solver();
+        self.solver = Some(solver);
+    }
+
+    /// The solver, made with the table `hash` asks for if there is none yet.
+    fn take_solver(&mut self) -> Solver {
+        self.solver
+            .take()
+            .unwrap_or_else(|| Solver::with_table_bits(table_bits(self.hash_mib)))
     }
 
     /// Takes back what a streaming analysis borrowed: its reply is already written.
