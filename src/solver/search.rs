@@ -45,6 +45,11 @@ const ETC_MIN_EMPTY: i32 = 12;
 /// zero (28% fewer nodes on begin-hard, 11% more on begin-medium than halving alone).
 const SIGN_FIRST_RANGE: i32 = 16;
 
+/// Once the sign is known and the score lies in a range this narrow, the root probes the score
+/// nearest zero first instead of halving (13% fewer nodes on the empty board, 3% fewer on
+/// begin-hard, 1% more on begin-medium; 2 to 8 were tried).
+const NEAREST_FIRST_RANGE: i32 = 4;
+
 /// Positions with at most this many empty cells are checked for sides that can no longer
 /// complete any line, and so cannot win.
 const OPEN_LINES_EMPTY: i32 = 12;
@@ -245,6 +250,10 @@ impl Solver {
             // positions spend most of their search there, and every later window reuses it.
             if lower <= 0 && upper >= 1 && upper - lower <= SIGN_FIRST_RANGE {
                 middle = 0;
+            } else if upper - lower <= NEAREST_FIRST_RANGE {
+                // The sign is known and the score is small: try the bound nearest zero, where
+                // the scores of such positions gather.
+                middle = if lower >= 1 { lower } else { upper - 1 };
             }
             let result = self.search(position, middle, middle + 1);
             if self.interrupted {
