@@ -249,6 +249,11 @@ impl Search {
     ) -> io::Result<()> {
         let width = position.width();
         let win_now = (position.width() * position.height() + 1 - position.moves_played()) / 2;
+        // No column scores more than the position, when the book knows its score.
+        let ceiling = self
+            .solver
+            .book_score(position)
+            .unwrap_or(Score::new(win_now as i8));
         let mut views: Vec<ColumnView> = (0..width)
             .map(|c| {
                 if !position.can_play(c) {
@@ -256,7 +261,7 @@ impl Search {
                 } else if position.is_winning_move(c) {
                     ColumnView::Exact(Score::new(win_now as i8))
                 } else {
-                    ColumnView::Between(Score::new(-(win_now as i8)), Score::new(win_now as i8))
+                    ColumnView::Between(Score::new(-(win_now as i8)), ceiling)
                 }
             })
             .collect();
@@ -291,23 +296,29 @@ impl Search {
                     break 'rounds;
                 }
                 let view = &mut views[column as usize];
-                let proven = match self.solver.solve_within(&child, &limits) {
-                    Ok(score) => {
-                        *view = ColumnView::Exact(score.flipped());
-                        true
-                    }
-                    Err(SolverError::Interrupted { lower, upper }) => {
-                        if let ColumnView::Between(low, high) = *view {
+                // Open columns are the unproven ones: the other arm cannot come.
+                let ColumnView::Between(low, high) = *view else {
+                    break 'rounds;
+                };
+                let proven =
+                    match self
+                        .solver
+                        .solve_between(&child, high.flipped(), low.flipped(), &limits)
+                    {
+                        Ok(score) => {
+                            *view = ColumnView::Exact(score.flipped());
+                            true
+                        }
+                        Err(SolverError::Interrupted { lower, upper }) => {
                             *view = ColumnView::Between(
                                 low.max(upper.flipped()),
                                 high.min(lower.flipped()),
                             );
+                            false
                         }
-                        false
-                    }
-                    // The child of a legal move in a game the solver plays is always valid.
-                    Err(_) => break 'rounds,
-                };
+                        // The child of a legal move in a game the solver plays is always valid.
+                        Err(_) => break 'rounds,
+                    };
                 if proven || Instant::now() >= next_info {
                     let info = self.exact_info(&views, start, 0);
                     emit_new(&mut last, info, emit)?;

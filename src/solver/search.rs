@@ -168,7 +168,7 @@ impl Solver {
 
     /// The book's score of `position` when the book holds it.
     #[inline(never)]
-    fn book_score(&self, position: &Position) -> Option<Score> {
+    pub fn book_score(&self, position: &Position) -> Option<Score> {
         self.book.as_ref()?.score(position)
     }
 
@@ -224,6 +224,22 @@ impl Solver {
         position: &Position,
         limits: &Limits,
     ) -> Result<Score, SolverError> {
+        self.solve_between(position, Score::new(i8::MIN), Score::new(i8::MAX), limits)
+    }
+
+    /// [`solve_within`](Self::solve_within) for a position whose score is already known to lie
+    /// in `known_lower..=known_upper` (from an interrupted search, or from its parent's score):
+    /// the search skips the windows outside. Bounds that are wrong give a wrong score.
+    ///
+    /// # Errors
+    /// [`SolverError::Interrupted`] with the bounds proven so far.
+    pub fn solve_between(
+        &mut self,
+        position: &Position,
+        known_lower: Score,
+        known_upper: Score,
+        limits: &Limits,
+    ) -> Result<Score, SolverError> {
         let (mut lower, mut upper) = match terminal_score(position) {
             Some(score) => return Ok(Score::new(score as i8)),
             None => root_bounds(position),
@@ -231,6 +247,8 @@ impl Solver {
         if let Some(score) = self.book_score(position) {
             return Ok(score);
         }
+        lower = lower.max(i32::from(known_lower.value())).min(upper);
+        upper = upper.min(i32::from(known_upper.value())).max(lower);
         self.arm(position, limits);
         let start = self.nodes;
         let mut helpers = None;
@@ -365,6 +383,10 @@ impl Solver {
         let moves = position.moves_played() as i32;
         let mut scores = Vec::with_capacity(position.width() as usize);
         let start = self.nodes;
+        // No column scores more than the position, so every child scores at least its negation.
+        let floor = self
+            .book_score(position)
+            .map_or(Score::new(i8::MIN), Score::flipped);
         for column in 0..position.width() {
             if finished || !position.can_play(column) {
                 scores.push(None);
@@ -379,13 +401,15 @@ impl Solver {
                         .map(|n| n.saturating_sub(self.nodes - start)),
                     ..limits.clone()
                 };
-                let score = self.solve_within(&child, &shared).map_err(|e| match e {
-                    SolverError::Interrupted { lower, upper } => SolverError::Interrupted {
-                        lower: upper.flipped(),
-                        upper: lower.flipped(),
-                    },
-                    other => other,
-                })?;
+                let score = self
+                    .solve_between(&child, floor, Score::new(i8::MAX), &shared)
+                    .map_err(|e| match e {
+                        SolverError::Interrupted { lower, upper } => SolverError::Interrupted {
+                            lower: upper.flipped(),
+                            upper: lower.flipped(),
+                        },
+                        other => other,
+                    })?;
                 scores.push(Some(score.flipped()));
             }
         }
@@ -943,6 +967,46 @@ mod tests {
                 }
             });
             assert!(seen[0] > 0 && seen[1] > 0, "{width}x{height}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn known_bounds_and_a_book_score_narrow_the_search_not_the_answer() {
+        // 5x4 positions with ten stones from random games, scored exhaustively: solving inside
+        // any bounds that hold finds the same score, and so does analysing them with a book
+        // that holds them (each column then starts bounded by the position's score).
+        let mut positions = Vec::new();
+        random_games(5, 4, 60, 0x5851_f42d_4c95_7f2d, |position| {
+            if position.moves_played() == 10 {
+                positions.push((*position, exhaustive(position)));
+            }
+        });
+        assert!(positions.len() >= 20, "{}", positions.len());
+        let entries = positions
+            .iter()
+            .map(|(p, score)| (crate::book::canonical_key(p), Score::new(*score as i8)));
+        let book = Arc::new(Book::from_scores(5, 4, 10, entries.collect::<Vec<_>>()).unwrap());
+        let mut with_book = Solver::with_table_bits(16);
+        with_book.set_book(Some(book));
+        for (position, score) in &positions {
+            for (below, above) in [(0, 0), (3, 0), (0, 2), (1, 1), (20, 20)] {
+                let mut solver = Solver::with_table_bits(16);
+                solver.set_book(None);
+                let found = solver.solve_between(
+                    position,
+                    Score::new((score - below) as i8),
+                    Score::new((score + above) as i8),
+                    &Limits::default(),
+                );
+                assert_eq!(found.unwrap().value() as i32, *score, "{position:?}");
+            }
+            let mut plain = Solver::with_table_bits(16);
+            plain.set_book(None);
+            assert_eq!(
+                with_book.analyze(position),
+                plain.analyze(position),
+                "{position:?}"
+            );
         }
     }
 
