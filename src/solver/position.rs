@@ -362,6 +362,17 @@ impl Position {
             .winning_cells(self.current | cell, self.mask | cell)
     }
 
+    /// Whether playing `cell`, one of the side to move's non-losing moves, leaves it two cells
+    /// where it completes four with its next stone (`created`: its winning cells after the
+    /// move): the opponent can fill only one, so the move wins with the stone after next.
+    /// Needs that neither side can win at once.
+    #[inline(always)]
+    pub(crate) fn leaves_two_playable_threats(&self, cell: u64, created: u64) -> bool {
+        let playable = (self.possible() ^ cell) | ((cell << 1) & self.geometry.board);
+        let ready = created & playable;
+        ready & ready.wrapping_sub(1) != 0
+    }
+
     /// Whether the side to move (`mover`) or the opponent still has a line of four that its
     /// own stones and the empty cells could complete: a side without one cannot win.
     #[inline(always)]

@@ -630,6 +630,9 @@ impl Solver {
                 let child_key = self.table_key(&geometry, position.key_after(cell)).0;
                 self.table_for(empty - 1).prefetch(child_key);
                 let created = position.winning_cells_after(cell);
+                if position.leaves_two_playable_threats(cell, created) {
+                    return (area - 1 - moves) / 2;
+                }
                 // Moves that make more threats first. A threat right above one of the
                 // opponent's is not counted: the opponent's is filled first. A move right under
                 // one of the mover's own threats lets the opponent block it, so it counts as one
@@ -945,6 +948,31 @@ mod tests {
                 if area - moves <= 10
                     && has_stacked_threats_over(candidates, position.own_winning_cells())
                 {
+                    assert_eq!(exhaustive(position), (area - 1 - moves) / 2, "{position:?}");
+                    seen += 1;
+                }
+            });
+            assert!(seen > 0, "{width}x{height}: the rule never applied");
+        }
+    }
+
+    #[test]
+    fn a_safe_move_leaving_two_playable_threats_wins_with_the_stone_after_next() {
+        // Random games: wherever a non-losing move leaves two winning cells the mover can fill
+        // next, with at most ten empty cells, exhaustive search finds exactly the win claimed.
+        for (width, height) in [(5, 4), (4, 5), (5, 5)] {
+            let area = (width * height) as i32;
+            let mut seen = 0;
+            random_games(width, height, 400, 0xd1b5_4a32_d192_ed03, |position| {
+                let moves = position.moves_played() as i32;
+                let candidates = position.non_losing_moves(position.opponent_winning_cells());
+                let wins = (0..width).any(|column| {
+                    let cell = candidates & position.cell_in(column);
+                    cell != 0
+                        && position
+                            .leaves_two_playable_threats(cell, position.winning_cells_after(cell))
+                });
+                if area - moves <= 10 && wins {
                     assert_eq!(exhaustive(position), (area - 1 - moves) / 2, "{position:?}");
                     seen += 1;
                 }
