@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use super::order::{centre_out, MoveList};
+use super::order::{centre_out, MoveList, MAX_WIDTH};
 use super::position::{has_stacked_threats_over, Geometry};
 use super::table::{Bounds, Table};
 use super::{Outcome, Position, Score, SolverError};
@@ -508,20 +508,22 @@ impl Solver {
             opponent: position.opponent_winning_cells(),
         };
         if *position.geometry() == Geometry::STANDARD {
-            self.negamax::<true>(position, threats, alpha, beta)
+            self.negamax::<true, { Geometry::STANDARD.width as usize }>(
+                position, threats, alpha, beta,
+            )
         } else {
-            self.negamax::<false>(position, threats, alpha, beta)
+            self.negamax::<false, MAX_WIDTH>(position, threats, alpha, beta)
         }
     }
 
     /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
     /// on the same side of the window (at most `alpha`, or at least `beta`). `STANDARD`: the
-    /// position is on the standard board; `threats`: the cells where each side would complete
-    /// four.
+    /// position is on the standard board; `WIDTH`: at least the board's width; `threats`: the
+    /// cells where each side would complete four.
     ///
     /// Requires that the side to move cannot win at once (every caller checks that first, and
     /// children are only ever reached through moves that do not allow an immediate win).
-    fn negamax<const STANDARD: bool>(
+    fn negamax<const STANDARD: bool, const WIDTH: usize>(
         &mut self,
         position: &Position,
         threats: Threats,
@@ -612,7 +614,7 @@ impl Solver {
         // After a move from an odd number of empty cells the opponent may face our follow-up
         // strategy; only a bound of at least `beta` cuts, and the bound is at most 1.
         let check_children = beta <= 1 && empty % 2 == 1;
-        let mut list = MoveList::new();
+        let mut list = MoveList::<WIDTH>::new();
         for &column in centre_out(geometry.width) {
             let column = u32::from(column);
             let cell = candidates & position.cell_in(column);
@@ -677,7 +679,7 @@ impl Solver {
                 own: threats.opponent & !cell,
                 opponent: created,
             };
-            let score = -self.negamax::<STANDARD>(&child, child_threats, -beta, -alpha);
+            let score = -self.negamax::<STANDARD, WIDTH>(&child, child_threats, -beta, -alpha);
             if self.interrupted {
                 return 0;
             }
