@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::{canonical_key, checksum, Book, BookError};
-use crate::solver::{Position, Score, Solver};
+use crate::solver::{Limits, Position, Score, Solver};
 
 /// The first eight bytes of a shard progress file.
 const SHARD_MAGIC: &[u8; 8] = b"c4-shard";
@@ -178,6 +178,11 @@ pub struct BuildOptions {
     /// records of this shard are copied in first: a build can be re-split without solving
     /// anything again.
     pub import: Vec<PathBuf>,
+    /// A book of the same board holding the positions one stone shallower (the shipped one,
+    /// for a build one level deeper): no move scores more than its position, so each search
+    /// starts at least at minus the score of each of its position's parents. It must be right:
+    /// a wrong bound gives a wrong score.
+    pub parents: Option<Arc<Book>>,
 }
 
 /// What a shard build did.
@@ -282,12 +287,18 @@ pub fn build_shard(
     let start = Instant::now();
     progress.update(before, total, 0, Duration::ZERO);
 
+    let parents = options
+        .depth
+        .checked_sub(1)
+        .map_or(&[][..], |above| &levels[above as usize]);
+    let floors = Arc::new(parent_floors(options.parents.as_deref(), parents, &todo));
     let todo = Arc::new(todo);
     let next = Arc::new(AtomicUsize::new(0));
     let (sender, receiver) = mpsc::channel::<(u64, Score)>();
     let workers: Vec<_> = (0..options.threads.max(1))
         .map(|_| {
             let (todo, next, sender) = (Arc::clone(&todo), Arc::clone(&next), sender.clone());
+            let floors = Arc::clone(&floors);
             let bits = options.table_bits;
             std::thread::spawn(move || {
                 let mut solver = Solver::with_table_bits(bits);
@@ -298,8 +309,12 @@ pub fn build_shard(
                         break;
                     }
                     for position in &todo[first..(first + CHUNK).min(todo.len())] {
-                        let score = solver.solve(position);
-                        if sender.send((canonical_key(position), score)).is_err() {
+                        let key = canonical_key(position);
+                        let floor = floors.get(&key).copied().unwrap_or(Score::new(i8::MIN));
+                        let score = solver
+                            .solve_between(position, floor, Score::new(i8::MAX), &Limits::default())
+                            .expect("a search without limits always finishes");
+                        if sender.send((key, score)).is_err() {
                             return;
                         }
                     }
@@ -337,6 +352,39 @@ pub fn build_shard(
         torn,
         imported,
     })
+}
+
+/// The least score of each position of `todo` (by canonical key) that `book`'s scores of the
+/// positions of `parents` (the level above) imply: a position's move scores at most the
+/// position, so the child scores at least its negation. Empty without a book that fits.
+fn parent_floors(
+    book: Option<&Book>,
+    parents: &[Position],
+    todo: &[Position],
+) -> HashMap<u64, Score> {
+    let Some(book) = book.filter(|b| parents.first().is_some_and(|p| b.fits(p))) else {
+        return HashMap::new();
+    };
+    let wanted: HashSet<u64> = todo.iter().map(canonical_key).collect();
+    let mut floors: HashMap<u64, Score> = HashMap::new();
+    for parent in parents {
+        let Some(score) = book.score(parent) else {
+            continue;
+        };
+        for column in 0..parent.width() {
+            if !parent.can_play(column) || parent.is_winning_move(column) {
+                continue;
+            }
+            let mut child = *parent;
+            child.play_unchecked(parent.cell_in(column));
+            let key = canonical_key(&child);
+            if wanted.contains(&key) {
+                let floor = floors.entry(key).or_insert(score.flipped());
+                *floor = (*floor).max(score.flipped());
+            }
+        }
+    }
+    floors
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -727,6 +775,7 @@ mod tests {
             table_bits: 16,
             limit: None,
             import: Vec::new(),
+            parents: None,
         }
     }
 
@@ -783,6 +832,45 @@ mod tests {
                 assert_eq!(book.score(&position), expected, "{position:?}");
             }
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_parents_book_bounds_the_searches_not_the_scores() {
+        // A depth-5 build that starts each search from its parents' depth-4 scores writes the
+        // same scores as one without them, and the bounds did apply.
+        let dir = temp_dir("parents");
+        let shallow = shard_path(&dir, 4, Shard::ALL);
+        build_shard(&shallow, &options(4, Shard::ALL), &mut ()).unwrap();
+        let parents = Arc::new(merge(&[shallow]).unwrap().book);
+        let levels = enumerate(5, 4, 5).unwrap();
+        let leaves: Vec<Position> = levels[5]
+            .iter()
+            .filter(|p| needs_entry(p))
+            .copied()
+            .collect();
+        let floors = parent_floors(Some(&parents), &levels[4], &leaves);
+        assert!(
+            floors.len() * 10 >= leaves.len() * 9,
+            "{} of {}",
+            floors.len(),
+            leaves.len()
+        );
+        assert!(leaves.iter().all(|p| floors[&canonical_key(p)] <= exact(p)));
+        let plain = shard_path(&dir, 5, Shard::ALL);
+        build_shard(&plain, &options(5, Shard::ALL), &mut ()).unwrap();
+        let bounded = dir.join("bounded");
+        std::fs::create_dir_all(&bounded).unwrap();
+        let bounded = shard_path(&bounded, 5, Shard::ALL);
+        let with_parents = BuildOptions {
+            parents: Some(parents),
+            ..options(5, Shard::ALL)
+        };
+        build_shard(&bounded, &with_parents, &mut ()).unwrap();
+        assert_eq!(
+            merge(&[plain]).unwrap().book.to_bytes(),
+            merge(&[bounded]).unwrap().book.to_bytes()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
