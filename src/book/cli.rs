@@ -52,7 +52,8 @@ pub enum BookCommand {
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Every position with at most this many stones goes in the book; those with exactly this
-    /// many are solved.
+    /// many are solved (each search starting from its parents' scores when the shipped book
+    /// holds them).
     #[arg(long)]
     pub depth: u32,
     /// Board columns (a small board makes a quick test book).
