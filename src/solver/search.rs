@@ -937,19 +937,17 @@ mod tests {
         }
     }
 
-    #[test]
-    fn stacked_threats_over_a_safe_move_win_with_the_stone_after_next() {
-        // Random games: wherever the rule applies with at most ten empty cells, exhaustive
-        // search finds exactly the win it claims.
+    /// Checks a rule that claims a win with the stone after next: in random games on three
+    /// small boards, wherever `applies` (given the position and its non-losing moves) with at
+    /// most ten empty cells, exhaustive search finds exactly that win.
+    fn check_win_after_next(seed: u64, applies: impl Fn(&Position, u64) -> bool) {
         for (width, height) in [(5, 4), (4, 5), (5, 5)] {
             let area = (width * height) as i32;
             let mut seen = 0;
-            random_games(width, height, 400, 0x9e37_79b9_7f4a_7c15, |position| {
+            random_games(width, height, 400, seed, |position| {
                 let moves = position.moves_played() as i32;
                 let candidates = position.non_losing_moves(position.opponent_winning_cells());
-                if area - moves <= 10
-                    && has_stacked_threats_over(candidates, position.own_winning_cells())
-                {
+                if area - moves <= 10 && applies(position, candidates) {
                     assert_eq!(exhaustive(position), (area - 1 - moves) / 2, "{position:?}");
                     seen += 1;
                 }
@@ -959,28 +957,22 @@ mod tests {
     }
 
     #[test]
+    fn stacked_threats_over_a_safe_move_win_with_the_stone_after_next() {
+        check_win_after_next(0x9e37_79b9_7f4a_7c15, |position, candidates| {
+            has_stacked_threats_over(candidates, position.own_winning_cells())
+        });
+    }
+
+    #[test]
     fn a_safe_move_leaving_two_playable_threats_wins_with_the_stone_after_next() {
-        // Random games: wherever a non-losing move leaves two winning cells the mover can fill
-        // next, with at most ten empty cells, exhaustive search finds exactly the win claimed.
-        for (width, height) in [(5, 4), (4, 5), (5, 5)] {
-            let area = (width * height) as i32;
-            let mut seen = 0;
-            random_games(width, height, 400, 0xd1b5_4a32_d192_ed03, |position| {
-                let moves = position.moves_played() as i32;
-                let candidates = position.non_losing_moves(position.opponent_winning_cells());
-                let wins = (0..width).any(|column| {
-                    let cell = candidates & position.cell_in(column);
-                    cell != 0
-                        && position
-                            .leaves_two_playable_threats(cell, position.winning_cells_after(cell))
-                });
-                if area - moves <= 10 && wins {
-                    assert_eq!(exhaustive(position), (area - 1 - moves) / 2, "{position:?}");
-                    seen += 1;
-                }
-            });
-            assert!(seen > 0, "{width}x{height}: the rule never applied");
-        }
+        check_win_after_next(0xd1b5_4a32_d192_ed03, |position, candidates| {
+            (0..position.width()).any(|column| {
+                let cell = candidates & position.cell_in(column);
+                cell != 0
+                    && position
+                        .leaves_two_playable_threats(cell, position.winning_cells_after(cell))
+            })
+        });
     }
 
     #[test]
