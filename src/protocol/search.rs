@@ -252,7 +252,7 @@ impl Search {
         // No column scores more than the position, when the book knows its score.
         let ceiling = self
             .solver
-            .book_score(position)
+            .known_score(position)
             .unwrap_or(Score::new(win_now as i8));
         let mut views: Vec<ColumnView> = (0..width)
             .map(|c| {

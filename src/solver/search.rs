@@ -105,6 +105,9 @@ pub struct Solver {
     board: Option<Geometry>,
     /// Exact scores of the opening, consulted before searching a position it holds.
     book: Option<Arc<Book>>,
+    /// Whether `book` is yet to be the one compiled into the binary: parsing it waits for the
+    /// first search, so that a solver whose book is switched off first never holds it in memory.
+    book_pending: bool,
     /// The book's depth when it is for the board of this search, else -1: positions with more
     /// stones skip the book at the cost of one comparison.
     book_depth: i32,
@@ -128,8 +131,14 @@ impl Solver {
             Arc::new(Table::with_bits(bits)),
             Arc::new(Table::with_bits(NEAR_LEAF_BITS)),
             None,
-            Book::embedded(),
+            None,
         )
+        .with_pending_book()
+    }
+
+    fn with_pending_book(mut self) -> Solver {
+        self.book_pending = true;
+        self
     }
 
     fn on_tables(
@@ -151,6 +160,7 @@ impl Solver {
             mirror: false,
             board,
             book,
+            book_pending: false,
             book_depth: -1,
         }
     }
@@ -159,16 +169,31 @@ impl Solver {
     /// the book compiled into the binary ([`Book::embedded`]).
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
+        self.book_pending = false;
     }
 
     /// The book this solver consults, if any.
-    pub fn book(&self) -> Option<&Arc<Book>> {
+    pub fn book(&mut self) -> Option<&Arc<Book>> {
+        self.load_pending_book();
         self.book.as_ref()
     }
 
-    /// The book's score of `position` when the book holds it.
+    /// The score of `position` in the book this solver consults, when the book holds it.
+    pub fn known_score(&mut self, position: &Position) -> Option<Score> {
+        self.load_pending_book();
+        self.book_score(position)
+    }
+
+    /// Parses the book compiled into the binary if this solver is yet to consult it.
+    fn load_pending_book(&mut self) {
+        if self.book_pending {
+            self.set_book(Book::embedded());
+        }
+    }
+
+    /// The book's score of `position` when the book holds it (once any pending book is loaded).
     #[inline(never)]
-    pub fn book_score(&self, position: &Position) -> Option<Score> {
+    fn book_score(&self, position: &Position) -> Option<Score> {
         self.book.as_ref()?.score(position)
     }
 
@@ -240,6 +265,7 @@ impl Solver {
         known_upper: Score,
         limits: &Limits,
     ) -> Result<Score, SolverError> {
+        self.load_pending_book();
         let (mut lower, mut upper) = match terminal_score(position) {
             Some(score) => return Ok(Score::new(score as i8)),
             None => root_bounds(position),
@@ -302,6 +328,7 @@ impl Solver {
         bound: Score,
         limits: &Limits,
     ) -> Result<bool, SolverError> {
+        self.load_pending_book();
         let bound = i32::from(bound.value());
         if let Some(score) = terminal_score(position) {
             return Ok(score <= bound);
@@ -343,6 +370,7 @@ impl Solver {
         position: &Position,
         limits: &Limits,
     ) -> Result<Outcome, SolverError> {
+        self.load_pending_book();
         if let Some(score) = terminal_score(position) {
             return Ok(Score::new(score as i8).outcome());
         }
@@ -378,6 +406,7 @@ impl Solver {
         position: &Position,
         limits: &Limits,
     ) -> Result<Vec<Option<Score>>, SolverError> {
+        self.load_pending_book();
         let finished = position.is_won() || position.is_full();
         let area = position.geometry().area() as i32;
         let moves = position.moves_played() as i32;
@@ -1030,6 +1059,20 @@ mod tests {
                 "{position:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_new_solver_consults_the_built_in_book_unless_it_is_switched_off_first() {
+        let empty = Position::new(7, 6).unwrap();
+        let mut solver = Solver::new();
+        assert_eq!(solver.solve(&empty).value(), 1);
+        assert_eq!(solver.nodes(), 0, "answered by the book, not searched");
+        assert_eq!(Solver::new().known_score(&empty), Some(Score::new(1)));
+        assert!(Solver::new().book().is_some());
+        let mut without = Solver::new();
+        without.set_book(None);
+        assert!(without.book().is_none());
+        assert_eq!(without.known_score(&empty), None);
     }
 
     #[test]
