@@ -2,20 +2,24 @@
 //! with worker threads into resumable progress files, and merging the shards into a [`Book`].
 //! The only part of the book that touches files; called from the command line.
 //!
-//! # The shard progress file, format version 1
+//! # The shard progress file, format version 2
 //!
-//! Little-endian. A 32-byte header, then one 16-byte record per solved position, appended and
-//! flushed as each is solved:
+//! Little-endian. A 32-byte header, then one 8-byte record per solved position, appended as
+//! each is solved:
 //!
 //! ```text
-//! header: 0 "c4-shard" | 8 version u32 (1) | 12 width u8, height u8, depth u8, 0 |
+//! header: 0 "c4-shard" | 8 version u32 (2) | 12 width u8, height u8, depth u8, 0 |
 //!         16 shard index u32 | 20 shard count u32 | 24 check u64 = checksum(bytes 0..24)
-//! record: 0 canonical key u64 | 8 score i8 | 9 three zero bytes |
-//!         12 check u32 = low half of checksum(bytes 0..12)
+//! record: canonical key << 8 | score as u8 (a u64, like a book entry)
 //! ```
 //!
-//! A record that is short or fails its check can only be the last one, torn by a kill: it is cut
-//! off when the file is opened again, and that position is solved again.
+//! A short last record can only have been torn by a kill: it is cut off when the file is opened
+//! again, and that position is solved again. A record whose score is out of range, or whose key
+//! is not a position of the shard, is corruption and refuses the file. Version 1 files (16-byte
+//! records: key u64, score i8, three zero bytes, then the low half of [`checksum`] of those 12
+//! bytes as a u32) are still read, resumed in their own format, imported and merged; version 2
+//! halves the size, which matters for deep books (4.2 million records at depth 12) whose
+//! progress is committed as it goes.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -32,9 +36,9 @@ use crate::solver::{Limits, Position, Score, Solver};
 
 /// The first eight bytes of a shard progress file.
 const SHARD_MAGIC: &[u8; 8] = b"c4-shard";
-const SHARD_VERSION: u32 = 1;
+/// The version new progress files are written in; [`RecordFormat`] reads both.
+const SHARD_VERSION: u32 = 2;
 const SHARD_HEADER_BYTES: usize = 32;
-const RECORD_BYTES: usize = 16;
 /// The deepest book this code builds: keys and counts of deeper ones would not fit in memory.
 pub const MAX_DEPTH: u32 = 16;
 /// Consecutive positions a worker takes at once: neighbours in enumeration order share much of
@@ -71,6 +75,16 @@ pub enum BuildError {
     /// Settings that do not make sense.
     #[error("{0}")]
     Settings(String),
+    /// Merged shards with scores of keys that are not positions at their depth.
+    #[error("the shards hold {count} scores whose keys are not positions with {depth} stones (first: key {first:#x}); a progress file is corrupt")]
+    Stray {
+        /// Such scores.
+        count: usize,
+        /// The depth.
+        depth: u32,
+        /// One of their keys.
+        first: u64,
+    },
     /// Merged shards that leave positions unsolved.
     #[error("the shards leave {missing} of {total} positions at depth {depth} unsolved (first missing: key {first:#x}); finish building them first")]
     Incomplete {
@@ -247,12 +261,19 @@ pub fn build_shard(
         depth: options.depth,
         shard: options.shard,
     };
-    let (mut file, records, torn) = open_progress(path, &header)?;
-    let mut done: HashSet<u64> = records.iter().map(|&(key, _)| key).collect();
+    let (mut file, format, records, torn) = open_progress(path, &header)?;
     let wanted: HashSet<u64> = leaves.iter().map(canonical_key).collect();
+    if let Some(index) = records.iter().position(|(key, _)| !wanted.contains(key)) {
+        return Err(not_a_position(path, index, options.depth));
+    }
+    let mut done: HashSet<u64> = records.iter().map(|&(key, _)| key).collect();
     let mut imported = 0;
     for other in &options.import {
-        let (found, records, _) = read_progress(other)?;
+        let ProgressFile {
+            header: found,
+            records,
+            ..
+        } = read_progress(other)?;
         if (found.width, found.height, found.depth) != (header.width, header.height, header.depth) {
             return Err(BuildError::Shard {
                 path: other.clone(),
@@ -269,7 +290,7 @@ pub fn build_shard(
         }
         for (key, score) in records {
             if wanted.contains(&key) && done.insert(key) {
-                file.write_all(&record_bytes(key, score))
+                file.write_all(&format.encode(key, score))
                     .map_err(io_error(path))?;
                 imported += 1;
             }
@@ -326,7 +347,7 @@ pub fn build_shard(
     let mut solved = 0;
     let mut failure = None;
     for (key, score) in receiver {
-        if let Err(e) = file.write_all(&record_bytes(key, score)) {
+        if let Err(e) = file.write_all(&format.encode(key, score)) {
             failure = Some(e);
             break;
         }
@@ -395,11 +416,82 @@ struct ShardHeader {
     shard: Shard,
 }
 
+/// How a progress file's records are laid out, by its format version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RecordFormat {
+    /// 16 bytes with a check of their own.
+    Checked,
+    /// 8 bytes: the book entry's packing.
+    Packed,
+}
+
+impl RecordFormat {
+    fn of_version(version: u32) -> Option<RecordFormat> {
+        match version {
+            1 => Some(RecordFormat::Checked),
+            2 => Some(RecordFormat::Packed),
+            _ => None,
+        }
+    }
+
+    fn version(self) -> u32 {
+        match self {
+            RecordFormat::Checked => 1,
+            RecordFormat::Packed => 2,
+        }
+    }
+
+    fn bytes(self) -> usize {
+        match self {
+            RecordFormat::Checked => 16,
+            RecordFormat::Packed => 8,
+        }
+    }
+
+    fn encode(self, key: u64, score: Score) -> Vec<u8> {
+        match self {
+            RecordFormat::Checked => {
+                let mut bytes = [0u8; 16];
+                bytes[..8].copy_from_slice(&key.to_le_bytes());
+                bytes[8] = score.value() as u8;
+                let check = checksum(&bytes[..12], &[]) as u32;
+                bytes[12..].copy_from_slice(&check.to_le_bytes());
+                bytes.to_vec()
+            }
+            RecordFormat::Packed => (key << 8 | u64::from(score.value() as u8))
+                .to_le_bytes()
+                .to_vec(),
+        }
+    }
+
+    /// The record in `bytes` (exactly [`RecordFormat::bytes`] long), `None` if it fails its
+    /// check or its score exceeds `limit`.
+    fn decode(self, bytes: &[u8], limit: i32) -> Option<(u64, Score)> {
+        let (key, score) = match self {
+            RecordFormat::Checked => {
+                let check = u32::from_le_bytes(bytes[12..16].try_into().ok()?);
+                if checksum(&bytes[..12], &[]) as u32 != check || bytes[9..12] != [0, 0, 0] {
+                    return None;
+                }
+                (
+                    u64::from_le_bytes(bytes[..8].try_into().ok()?),
+                    bytes[8] as i8,
+                )
+            }
+            RecordFormat::Packed => {
+                let word = u64::from_le_bytes(bytes.try_into().ok()?);
+                (word >> 8, word as u8 as i8)
+            }
+        };
+        (i32::from(score).abs() <= limit).then_some((key, Score::new(score)))
+    }
+}
+
 impl ShardHeader {
-    fn to_bytes(self) -> [u8; SHARD_HEADER_BYTES] {
+    fn to_bytes(self, format: RecordFormat) -> [u8; SHARD_HEADER_BYTES] {
         let mut bytes = [0u8; SHARD_HEADER_BYTES];
         bytes[..8].copy_from_slice(SHARD_MAGIC);
-        bytes[8..12].copy_from_slice(&SHARD_VERSION.to_le_bytes());
+        bytes[8..12].copy_from_slice(&format.version().to_le_bytes());
         bytes[12] = self.width as u8;
         bytes[13] = self.height as u8;
         bytes[14] = self.depth as u8;
@@ -410,7 +502,12 @@ impl ShardHeader {
         bytes
     }
 
-    fn from_bytes(bytes: &[u8], path: &Path) -> Result<ShardHeader, BuildError> {
+    /// The largest score a record of this board may hold.
+    fn score_limit(&self) -> i32 {
+        (self.width * self.height / 2 + 1) as i32
+    }
+
+    fn from_bytes(bytes: &[u8], path: &Path) -> Result<(ShardHeader, RecordFormat), BuildError> {
         let bad = |reason: &str| BuildError::Shard {
             path: path.to_path_buf(),
             reason: reason.to_string(),
@@ -421,19 +518,19 @@ impl ShardHeader {
             ));
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        if word(8) != SHARD_VERSION {
+        let Some(format) = RecordFormat::of_version(word(8)) else {
             return Err(bad(&format!(
-                "progress file version {} is not supported, expected {SHARD_VERSION}",
+                "progress file version {} is not supported, expected 1 to {SHARD_VERSION}",
                 word(8)
             )));
-        }
+        };
         let check = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
         if checksum(&bytes[..24], &[]) != check {
             return Err(bad(
                 "the progress file's header is corrupt (checksum mismatch)",
             ));
         }
-        Ok(ShardHeader {
+        let header = ShardHeader {
             width: u32::from(bytes[12]),
             height: u32::from(bytes[13]),
             depth: u32::from(bytes[14]),
@@ -441,60 +538,50 @@ impl ShardHeader {
                 index: word(16),
                 count: word(20),
             },
-        })
+        };
+        Ok((header, format))
     }
 }
 
 /// Solved positions: (canonical key, score).
 type Records = Vec<(u64, Score)>;
 
-fn record_bytes(key: u64, score: Score) -> [u8; RECORD_BYTES] {
-    let mut bytes = [0u8; RECORD_BYTES];
-    bytes[..8].copy_from_slice(&key.to_le_bytes());
-    bytes[8] = score.value() as u8;
-    let check = checksum(&bytes[..12], &[]) as u32;
-    bytes[12..].copy_from_slice(&check.to_le_bytes());
-    bytes
-}
-
-fn parse_record(bytes: &[u8]) -> Option<(u64, Score)> {
-    let check = u32::from_le_bytes(bytes[12..16].try_into().ok()?);
-    if checksum(&bytes[..12], &[]) as u32 != check || bytes[9..12] != [0, 0, 0] {
-        return None;
-    }
-    Some((
-        u64::from_le_bytes(bytes[..8].try_into().ok()?),
-        Score::new(bytes[8] as i8),
-    ))
+/// A progress file read in: its header, record format, records and torn bytes at its end.
+struct ProgressFile {
+    header: ShardHeader,
+    format: RecordFormat,
+    records: Records,
+    torn_bytes: usize,
 }
 
 /// Reads a progress file's header and records, checking they are whole.
 ///
 /// # Errors
 /// A missing or foreign header; a bad record anywhere but at the end.
-fn read_progress(path: &Path) -> Result<(ShardHeader, Records, usize), BuildError> {
+fn read_progress(path: &Path) -> Result<ProgressFile, BuildError> {
     let mut bytes = Vec::new();
     File::open(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
         .map_err(io_error(path))?;
-    let header = ShardHeader::from_bytes(&bytes, path)?;
+    let (header, format) = ShardHeader::from_bytes(&bytes, path)?;
     let body = &bytes[SHARD_HEADER_BYTES..];
-    let mut records = Vec::with_capacity(body.len() / RECORD_BYTES);
+    let size = format.bytes();
+    let mut records = Vec::with_capacity(body.len() / size);
     let mut valid = 0;
-    for chunk in body.chunks(RECORD_BYTES) {
-        match (chunk.len() == RECORD_BYTES)
-            .then(|| parse_record(chunk))
+    for chunk in body.chunks(size) {
+        match (chunk.len() == size)
+            .then(|| format.decode(chunk, header.score_limit()))
             .flatten()
         {
             Some(record) => {
                 records.push(record);
-                valid += RECORD_BYTES;
+                valid += size;
             }
             None => break,
         }
     }
     let torn = body.len() - valid;
-    if torn > RECORD_BYTES {
+    if torn > size {
         return Err(BuildError::Shard {
             path: path.to_path_buf(),
             reason: format!(
@@ -503,22 +590,38 @@ fn read_progress(path: &Path) -> Result<(ShardHeader, Records, usize), BuildErro
             ),
         });
     }
-    Ok((header, records, torn))
+    Ok(ProgressFile {
+        header,
+        format,
+        records,
+        torn_bytes: torn,
+    })
 }
 
-/// Opens (or creates) a progress file for appending, cutting off a torn last record. Returns
-/// the file, its records and the number of torn records cut off (0 or 1).
-fn open_progress(path: &Path, header: &ShardHeader) -> Result<(File, Records, usize), BuildError> {
+/// Opens (or creates, in the current format) a progress file for appending, cutting off a torn
+/// last record. Returns the file, the format to append in, its records and the number of torn
+/// records cut off (0 or 1).
+fn open_progress(
+    path: &Path,
+    header: &ShardHeader,
+) -> Result<(File, RecordFormat, Records, usize), BuildError> {
     if !path.exists() {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(io_error(dir))?;
         }
+        let format = RecordFormat::of_version(SHARD_VERSION).expect("the current version");
         let mut file = File::create(path).map_err(io_error(path))?;
-        file.write_all(&header.to_bytes()).map_err(io_error(path))?;
+        file.write_all(&header.to_bytes(format))
+            .map_err(io_error(path))?;
         file.sync_all().map_err(io_error(path))?;
-        return Ok((file, Vec::new(), 0));
+        return Ok((file, format, Vec::new(), 0));
     }
-    let (found, records, torn_bytes) = read_progress(path)?;
+    let ProgressFile {
+        header: found,
+        format,
+        records,
+        torn_bytes,
+    } = read_progress(path)?;
     if found != *header {
         return Err(BuildError::Shard {
             path: path.to_path_buf(),
@@ -542,10 +645,22 @@ fn open_progress(path: &Path, header: &ShardHeader) -> Result<(File, Records, us
         .write(true)
         .open(path)
         .map_err(io_error(path))?;
-    let end = (SHARD_HEADER_BYTES + RECORD_BYTES * records.len()) as u64;
+    let end = (SHARD_HEADER_BYTES + format.bytes() * records.len()) as u64;
     file.set_len(end).map_err(io_error(path))?;
     file.seek(SeekFrom::Start(end)).map_err(io_error(path))?;
-    Ok((file, records, usize::from(torn_bytes > 0)))
+    Ok((file, format, records, usize::from(torn_bytes > 0)))
+}
+
+/// The error for record `index` (0-based) of `path`, whose key is not one of the shard's
+/// positions at `depth`.
+fn not_a_position(path: &Path, index: usize, depth: u32) -> BuildError {
+    BuildError::Shard {
+        path: path.to_path_buf(),
+        reason: format!(
+            "record {} is corrupt: its key is not a position of this shard with {depth} stones",
+            index + 1
+        ),
+    }
 }
 
 /// What [`merge`] made.
@@ -568,7 +683,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport, BuildError> {
     let mut seen_shards = HashSet::new();
     let mut leaf_scores: HashMap<u64, Score> = HashMap::new();
     for path in paths {
-        let (found, records, _) = read_progress(path)?;
+        let ProgressFile {
+            header: found,
+            records,
+            ..
+        } = read_progress(path)?;
         let expected = header.get_or_insert(found);
         if (found.width, found.height, found.depth, found.shard.count)
             != (
@@ -612,7 +731,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport, BuildError> {
 /// The book whose deepest level has the scores `leaf_scores` (by canonical key).
 ///
 /// # Errors
-/// [`BuildError::Incomplete`] when a deepest position has no score.
+/// [`BuildError::Incomplete`] when a deepest position has no score, [`BuildError::Stray`] when
+/// a score is not of a deepest position.
 pub fn book_from_leaves(
     width: u32,
     height: u32,
@@ -621,26 +741,41 @@ pub fn book_from_leaves(
 ) -> Result<Book, BuildError> {
     let levels = enumerate(width, height, depth)?;
     let area = (width * height) as i32;
-    let mut scores: HashMap<u64, Score> = HashMap::new();
-    let deepest = &levels[depth as usize];
-    let missing: Vec<u64> = deepest
+    let deepest: Vec<u64> = levels[depth as usize]
         .iter()
         .filter(|p| needs_entry(p))
         .map(canonical_key)
-        .filter(|key| !leaf_scores.contains_key(key))
         .collect();
-    if let Some(&first) = missing.first() {
-        return Err(BuildError::Incomplete {
-            missing: missing.len(),
-            total: deepest.iter().filter(|p| needs_entry(p)).count(),
+    // A score of no deepest position can only come from a corrupt file: say so before calling
+    // the position it should have been missing.
+    let wanted: HashSet<u64> = deepest.iter().copied().collect();
+    let stray: Vec<u64> = leaf_scores
+        .keys()
+        .filter(|key| !wanted.contains(key))
+        .copied()
+        .collect();
+    if let Some(&first) = stray.iter().min() {
+        return Err(BuildError::Stray {
+            count: stray.len(),
             depth,
             first,
         });
     }
-    for position in deepest.iter().filter(|p| needs_entry(p)) {
-        let key = canonical_key(position);
-        scores.insert(key, leaf_scores[&key]);
+    let missing: Vec<u64> = deepest
+        .iter()
+        .filter(|key| !leaf_scores.contains_key(key))
+        .copied()
+        .collect();
+    if let Some(&first) = missing.first() {
+        return Err(BuildError::Incomplete {
+            missing: missing.len(),
+            total: deepest.len(),
+            depth,
+            first,
+        });
     }
+    let mut scores: HashMap<u64, Score> =
+        deepest.iter().map(|key| (*key, leaf_scores[key])).collect();
     for level in levels[..depth as usize].iter().rev() {
         for position in level.iter().filter(|p| needs_entry(p)) {
             let moves = position.moves_played() as i32;
@@ -921,7 +1056,7 @@ mod tests {
         ));
         // A torn last record: half of an eleventh one.
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(&record_bytes(12345, Score::new(3))[..7])
+        file.write_all(&RecordFormat::Packed.encode(12345, Score::new(3))[..7])
             .unwrap();
         drop(file);
         let second = build_shard(&path, &options(4, Shard::ALL), &mut ()).unwrap();
@@ -967,12 +1102,25 @@ mod tests {
         let path = shard_path(&dir, 3, Shard::ALL);
         build_shard(&path, &options(3, Shard::ALL), &mut ()).unwrap();
         let good = std::fs::read(&path).unwrap();
-        // A bad record in the middle is not a torn write.
+        // A score out of range in the middle is not a torn write.
+        let mut bad = good.clone();
+        bad[SHARD_HEADER_BYTES] = 100;
+        std::fs::write(&path, &bad).unwrap();
+        let error = merge(std::slice::from_ref(&path)).unwrap_err().to_string();
+        assert!(error.contains("record 1 is corrupt"), "{error}");
+        // Nor is a key that is no position of the shard.
         let mut bad = good.clone();
         bad[SHARD_HEADER_BYTES + 3] ^= 1;
         std::fs::write(&path, &bad).unwrap();
         let error = merge(std::slice::from_ref(&path)).unwrap_err().to_string();
-        assert!(error.contains("record 1 is corrupt"), "{error}");
+        assert!(
+            error.contains("keys are not positions with 3 stones"),
+            "{error}"
+        );
+        let error = build_shard(&path, &options(3, Shard::ALL), &mut ())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("record 1 is corrupt: its key"), "{error}");
         // Another build's file is not resumed.
         std::fs::write(&path, &good).unwrap();
         let error = build_shard(&path, &options(4, Shard::ALL), &mut ())
@@ -984,6 +1132,40 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not a c4 shard"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn version_1_progress_files_are_resumed_in_their_format_and_merged() {
+        let dir = temp_dir("version1");
+        let current = shard_path(&dir, 4, Shard::ALL);
+        build_shard(&current, &options(4, Shard::ALL), &mut ()).unwrap();
+        let records = read_progress(&current).unwrap().records;
+        assert_eq!(
+            read_progress(&current).unwrap().format,
+            RecordFormat::Packed
+        );
+        // The first half of the records, as an older build wrote them.
+        let header = ShardHeader {
+            width: 5,
+            height: 4,
+            depth: 4,
+            shard: Shard::ALL,
+        };
+        let old = dir.join("old");
+        std::fs::create_dir_all(&old).unwrap();
+        let old = shard_path(&old, 4, Shard::ALL);
+        let mut bytes = header.to_bytes(RecordFormat::Checked).to_vec();
+        for &(key, score) in &records[..records.len() / 2] {
+            bytes.extend(RecordFormat::Checked.encode(key, score));
+        }
+        std::fs::write(&old, &bytes).unwrap();
+        let report = build_shard(&old, &options(4, Shard::ALL), &mut ()).unwrap();
+        assert_eq!(report.already, records.len() / 2);
+        let resumed = read_progress(&old).unwrap();
+        assert_eq!(resumed.format, RecordFormat::Checked);
+        assert_eq!(resumed.records.len(), records.len());
+        assert_eq!(merge(&[old]).unwrap().book, merge(&[current]).unwrap().book);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
