@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 use c4::book::build::sample_entries;
-use c4::book::{canonical_key, Book};
+use c4::book::{canonical_key, checksum, Book};
 use c4::solver::{Limits, Position, Score, Solver, SolverError};
 
 /// Entries of the built-in book at its deepest ply that a search without the book confirms
@@ -121,28 +121,58 @@ fn c4(args: &[&str]) -> (String, String, i32) {
 #[test]
 fn verify_exits_1_on_a_wrong_entry() {
     let dir = scratch("verify");
-    // Two end-game positions of the benchmark sets, scores -5 and -3; the second one wrong.
-    let right = pos("6656121765165112214223425456774");
-    let wrong = pos("243331165617225415252273643137");
+    // Two 12-stone positions of the analyze fixtures, scores 2 and 9; the second one wrong.
+    let right = pos("111442242613");
+    let wrong = pos("623535225567");
     let entries = [
-        (canonical_key(&right), Score::new(-5)),
-        (canonical_key(&wrong), Score::new(4)),
+        (canonical_key(&right), Score::new(2)),
+        (canonical_key(&wrong), Score::new(10)),
     ];
     let path = dir.join("wrong.book");
-    let book = Book::from_scores(7, 6, 31, entries).unwrap();
+    let book = Book::from_scores(7, 6, 12, entries).unwrap();
     std::fs::write(&path, book.to_bytes()).unwrap();
     let (out, _, code) = c4(&["book", "verify", path.to_str().unwrap(), "--sample", "10"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("book 4, search -3"), "{out}");
+    assert!(out.contains("book 10, search 9"), "{out}");
     assert!(out.ends_with("verified 2 entries: 1 mismatches\n"), "{out}");
 
-    let right_only = Book::from_scores(7, 6, 31, [entries[0]]).unwrap();
+    let right_only = Book::from_scores(7, 6, 12, [entries[0]]).unwrap();
     std::fs::write(&path, right_only.to_bytes()).unwrap();
     let (out, _, code) = c4(&["book", "verify", path.to_str().unwrap()]);
     assert_eq!(
         (out.as_str(), code),
         ("verified 1 entries: 0 mismatches\n", 0)
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_format_1_book_is_read_and_described_as_such() {
+    let dir = scratch("format1");
+    // Format 1: the header, then `key << 8 | score` per entry, sorted.
+    let mut entries: Vec<u64> = [("", 1), ("4", -1), ("44", 0)]
+        .iter()
+        .map(|&(moves, score)| canonical_key(&pos(moves)) << 8 | u64::from(score as i8 as u8))
+        .collect();
+    entries.sort_unstable();
+    let mut header = b"c4-book\n".to_vec();
+    header.extend(1u32.to_le_bytes());
+    header.extend([7, 6, 2, 0]);
+    header.extend((entries.len() as u64).to_le_bytes());
+    let body: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
+    header.extend(checksum(&header, &body).to_le_bytes());
+    header.extend(body);
+    let path = dir.join("old.book");
+    std::fs::write(&path, &header).unwrap();
+    let (out, err, code) = c4(&["book", "info", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("3 entries, ") && out.contains("(the file, in format 1: 56 bytes)"),
+        "{out}"
+    );
+    let book = Book::from_bytes(&header).unwrap();
+    assert_eq!(book.score(&pos("")), Some(Score::new(1)));
+    assert_eq!(book.score(&pos("44")), Some(Score::new(0)));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

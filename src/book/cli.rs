@@ -257,7 +257,17 @@ pub fn run(
         }
         BookCommand::Info(args) => {
             let book = load(args.book.as_deref())?;
-            let bytes = book.to_bytes().len();
+            let bytes = book.to_bytes().len() as u64;
+            // A version 1 file is laid out anew when read: say so rather than show its size.
+            let file_bytes = match args.book.as_deref() {
+                Some(path) => std::fs::metadata(path).map_or(bytes, |m| m.len()),
+                None => Book::embedded_file_bytes() as u64,
+            };
+            let size = if file_bytes == bytes {
+                format!("{bytes} bytes")
+            } else {
+                format!("{bytes} bytes in format 2 (the file, in format 1: {file_bytes} bytes)")
+            };
             let mut per_ply = vec![0usize; book.depth() as usize + 1];
             for (key, _) in book.entries() {
                 if let Ok(p) = super::position_of_key(book.width(), book.height(), key) {
@@ -268,12 +278,11 @@ pub fn run(
             }
             writeln!(
                 out,
-                "{}x{} book, complete to depth {}, {} entries, {} bytes\nentries per ply: {}",
+                "{}x{} book, complete to depth {}, {} entries, {size}\nentries per ply: {}",
                 book.width(),
                 book.height(),
                 book.depth(),
                 book.len(),
-                bytes,
                 per_ply
                     .iter()
                     .map(usize::to_string)

@@ -2,49 +2,68 @@
 //! before it searches; owns the book file format and the lookup, not the search. Building a book
 //! (files, threads, shards) lives in [`build`], called only from the command line.
 //!
-//! # The book file, format version 1
+//! # The book file, format version 2
 //!
-//! Every integer is little-endian. A 32-byte header, then `count` entries of 8 bytes:
+//! Every integer is little-endian. A 48-byte header, then three sections, each a whole number
+//! of 8-byte words:
 //!
 //! ```text
 //! offset size  field
 //!      0    8  magic: the bytes "c4-book\n"
-//!      8    4  format version: 1
+//!      8    4  format version: 2
 //!     12    1  board width (7)
 //!     13    1  board height (6)
 //!     14    1  depth: every position with at most this many stones is in the book,
 //!              except those where the side to move wins at once (they need no book)
-//!     15    1  zero
-//!     16    8  count: the number of entries
-//!     24    8  checksum: [`checksum`] of bytes 0..24 followed by the entries
-//!     32  8*n  entries, sorted by key, no two with the same key:
-//!
-//!              bit 63 ........................ 8 7 ........ 0
-//!              |  canonical key of the position  |   score    |
+//!     15    1  score bits b, 1 to 8
+//!     16    1  score base: the least score, an i8
+//!     17    7  zero
+//!     24    8  count: the number of entries
+//!     32    8  numbers: the size N of the positions' numbering (see below)
+//!     40    8  checksum: [`checksum`] of bytes 0..40 followed by the three sections
+//!     48       bitmap: ceil(N / 64) words; bit i of the whole (bit i % 64 of word i / 64)
+//!              is set when the position numbered i has an entry
+//!              directory: for every 512 bits of the bitmap, a u32: the set bits before them;
+//!              zero-padded to a whole word
+//!              scores: the entries' scores in the bitmap's order, b bits each, score minus
+//!              the base, packed from the lowest bit of the first byte; zero-padded to a
+//!              whole word, then one more zero word
 //! ```
 //!
-//! The canonical key is the smaller of [`Position::key`] and the key of the position's mirror
-//! image (columns reversed), so a position and its mirror are stored once. The key must fit in
-//! 56 bits (`width * (height + 1) <= 56`; 49 bits on 7x6). The score is the exact score from the
-//! side to move as an `i8` in two's complement, with the [`Score`] convention of the solver.
+//! The numbering ([`code::PositionCode`]) gives every position with at most `depth` stones a
+//! number below N, densely: the positions with 12 stones on 7x6 fill 30% of theirs. A
+//! position and its mirror image share one entry, under the number of the one with the smaller
+//! [`Position::key`]. Scores are exact, from the side to move, with the [`Score`] convention of
+//! the solver. A lookup reads the file where it lies (one bit, one directory entry, at most
+//! eight words counted, one score), so the book built into the binary is never copied.
+//!
+//! Version 1 files (a 32-byte header with the count and checksum at 16 and 24, then one 8-byte
+//! entry per position, `canonical key << 8 | score as u8`, sorted) are still read, and turned
+//! into version 2 when loaded.
 
 pub mod build;
 pub mod cli;
+pub mod code;
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
 use crate::solver::{Position, Score};
+use code::PositionCode;
 
 /// The first eight bytes of a book file.
 pub const MAGIC: &[u8; 8] = b"c4-book\n";
-/// The format version this code reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this code writes (it also reads version 1).
+pub const FORMAT_VERSION: u32 = 2;
 /// The size of the header in bytes.
-pub const HEADER_BYTES: usize = 32;
-/// The size of one entry in bytes.
-pub const ENTRY_BYTES: usize = 8;
+pub const HEADER_BYTES: usize = 48;
+/// The size of a version 1 header and entry in bytes.
+const V1_HEADER_BYTES: usize = 32;
+const V1_ENTRY_BYTES: usize = 8;
+/// Bits of the bitmap counted by one directory entry.
+const DIRECTORY_SPAN: u64 = 512;
 
 /// The book shipped inside the binary (see README.md, "The opening book").
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../book/c4.book");
@@ -70,7 +89,7 @@ pub enum BookError {
     #[error("not a c4 book file (expected the magic bytes \"c4-book\")")]
     BadMagic,
     /// A format this code does not read.
-    #[error("book format version {found} is not supported, expected {FORMAT_VERSION}")]
+    #[error("book format version {found} is not supported, expected 1 or {FORMAT_VERSION}")]
     Version {
         /// The version in the file.
         found: u32,
@@ -83,14 +102,38 @@ pub enum BookError {
         /// Rows.
         height: u32,
     },
+    /// A board and depth with too many positions to number.
+    #[error("a {width}x{height} book of depth {depth} would have too many positions to number (more than 2^33); choose a smaller depth")]
+    TooLarge {
+        /// Columns.
+        width: u32,
+        /// Rows.
+        height: u32,
+        /// The depth.
+        depth: u32,
+    },
     /// The checksum does not match the contents.
     #[error("the book's checksum does not match its contents (the file is corrupt)")]
     Checksum,
+    /// A header or section that contradicts the rest of the file.
+    #[error("the book's {what} (the file is corrupt)")]
+    Inconsistent {
+        /// What is wrong, as the end of a sentence.
+        what: &'static str,
+    },
     /// Entries out of order or repeated.
     #[error("book entry {index} is not sorted after the one before it")]
     Unsorted {
         /// The 0-based entry.
         index: u64,
+    },
+    /// A key that is not of a position the book can hold.
+    #[error("book entry {index} is not a position with at most {depth} stones")]
+    BadKey {
+        /// The 0-based entry.
+        index: u64,
+        /// The book's depth.
+        depth: u32,
     },
     /// An entry that cannot be right.
     #[error("book entry {index} has score {score}, outside -{limit}..{limit}")]
@@ -98,20 +141,57 @@ pub enum BookError {
         /// The 0-based entry.
         index: u64,
         /// Its score.
-        score: i8,
+        score: i32,
         /// The largest score on the board.
         limit: i32,
     },
 }
 
-/// Exact scores of the positions of one board size up to a depth, sorted for binary search.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Exact scores of the positions of one board size up to a depth, in the layout of the book
+/// file, read where it lies.
+#[derive(Debug, Clone)]
 pub struct Book {
     width: u32,
     height: u32,
     depth: u32,
-    /// `canonical key << 8 | score as u8`, sorted.
-    entries: Vec<u64>,
+    code: PositionCode,
+    count: u64,
+    score_bits: u32,
+    score_base: i32,
+    /// The whole file, header included.
+    bytes: Cow<'static, [u8]>,
+    directory_at: usize,
+    scores_at: usize,
+}
+
+impl PartialEq for Book {
+    fn eq(&self, other: &Book) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for Book {}
+
+/// The sizes of a version 2 file's sections, in bytes.
+struct Layout {
+    bitmap: usize,
+    directory: usize,
+    scores: usize,
+}
+
+impl Layout {
+    fn of(numbers: u64, count: u64, score_bits: u32) -> Layout {
+        let words = |bits: u64| bits.div_ceil(64) as usize * 8;
+        Layout {
+            bitmap: words(numbers),
+            directory: words(numbers.div_ceil(DIRECTORY_SPAN) * 32),
+            scores: words(count * u64::from(score_bits)) + 8,
+        }
+    }
+
+    fn file_bytes(&self) -> u64 {
+        (HEADER_BYTES + self.bitmap + self.directory + self.scores) as u64
+    }
 }
 
 impl Book {
@@ -119,8 +199,10 @@ impl Book {
     /// score) pairs in any order.
     ///
     /// # Errors
-    /// [`BookError::Board`] when the keys do not fit in 56 bits, [`BookError::Unsorted`] when a
-    /// key repeats.
+    /// [`BookError::Board`] or [`BookError::TooLarge`] for a board and depth a book cannot
+    /// hold, [`BookError::BadKey`] for a key of no position up to the depth,
+    /// [`BookError::Unsorted`] when a key repeats, [`BookError::BadScore`] for a score out of
+    /// range.
     pub fn from_scores(
         width: u32,
         height: u32,
@@ -128,91 +210,216 @@ impl Book {
         scores: impl IntoIterator<Item = (u64, Score)>,
     ) -> Result<Book, BookError> {
         check_board(width, height)?;
-        let mut entries: Vec<u64> = scores
-            .into_iter()
-            .map(|(key, score)| key << 8 | u64::from(score.value() as u8))
-            .collect();
-        entries.sort_unstable();
-        Book::checked(width, height, depth, entries)
+        let code = PositionCode::new(width, height, depth)?;
+        let limit = score_limit(width, height);
+        let mut numbered = Vec::new();
+        for (index, (key, score)) in scores.into_iter().enumerate() {
+            let index = index as u64;
+            let position = position_of_key(width, height, key)
+                .ok()
+                .filter(|p| p.moves_played() <= depth && canonical_key(p) == key)
+                .ok_or(BookError::BadKey { index, depth })?;
+            let score = i32::from(score.value());
+            if score.abs() > limit {
+                return Err(BookError::BadScore {
+                    index,
+                    score,
+                    limit,
+                });
+            }
+            numbered.push((code.number(&position), score));
+        }
+        numbered.sort_unstable();
+        if let Some(index) = numbered.windows(2).position(|pair| pair[0].0 == pair[1].0) {
+            return Err(BookError::Unsorted {
+                index: index as u64 + 1,
+            });
+        }
+        let base = numbered.iter().map(|&(_, s)| s).min().unwrap_or(0);
+        let top = numbered.iter().map(|&(_, s)| s).max().unwrap_or(0);
+        let score_bits = (32 - ((top - base) as u32).leading_zeros()).max(1);
+        let count = numbered.len() as u64;
+        let layout = Layout::of(code.len(), count, score_bits);
+        let mut bytes = vec![0u8; layout.file_bytes() as usize];
+        let (header, body) = bytes.split_at_mut(HEADER_BYTES);
+        header[..8].copy_from_slice(MAGIC);
+        header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        header[12..17].copy_from_slice(&[
+            width as u8,
+            height as u8,
+            depth as u8,
+            score_bits as u8,
+            base as i8 as u8,
+        ]);
+        header[24..32].copy_from_slice(&count.to_le_bytes());
+        header[32..40].copy_from_slice(&code.len().to_le_bytes());
+        let (bitmap, rest) = body.split_at_mut(layout.bitmap);
+        let (directory, scores) = rest.split_at_mut(layout.directory);
+        for (rank, &(number, score)) in numbered.iter().enumerate() {
+            bitmap[(number / 8) as usize] |= 1 << (number % 8);
+            let bit = rank as u64 * u64::from(score_bits);
+            let value = ((score - base) as u64) << (bit % 8);
+            for (offset, byte) in value.to_le_bytes()[..2].iter().enumerate() {
+                scores[(bit / 8) as usize + offset] |= byte;
+            }
+        }
+        let mut before = 0u32;
+        for (block, chunk) in bitmap.chunks(DIRECTORY_SPAN as usize / 8).enumerate() {
+            directory[block * 4..block * 4 + 4].copy_from_slice(&before.to_le_bytes());
+            before += chunk.iter().map(|b| b.count_ones()).sum::<u32>();
+        }
+        let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
+        bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+        Book::from_bytes(&bytes)
     }
 
-    /// Reads a book from the bytes of a book file, checking everything the format promises.
+    /// Reads a book from the bytes of a book file (version 1 or 2), checking everything the
+    /// format promises.
     ///
     /// # Errors
     /// Whatever is wrong with the bytes, as a [`BookError`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        let found = bytes.len() as u64;
-        if bytes.len() < HEADER_BYTES {
-            return Err(if bytes.len() >= 8 && &bytes[..8] != MAGIC {
-                BookError::BadMagic
-            } else {
-                BookError::Truncated {
-                    expected: HEADER_BYTES as u64,
-                    found,
-                }
-            });
+        if bytes.len() >= 12 && &bytes[..8] == MAGIC && read_u32(bytes, 8) == 1 {
+            return Book::from_version_1(bytes);
         }
-        if &bytes[..8] != MAGIC {
+        let book = Book::parse(Cow::Owned(bytes.to_vec()))?;
+        book.check_contents()?;
+        Ok(book)
+    }
+
+    /// The header of a version 2 file, and the book that reads it; the contents are not
+    /// checked beyond their length.
+    fn parse(bytes: Cow<'static, [u8]>) -> Result<Book, BookError> {
+        if bytes.len() >= 8 && &bytes[..8] != MAGIC {
             return Err(BookError::BadMagic);
         }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != FORMAT_VERSION {
-            return Err(BookError::Version { found: version });
-        }
-        let (width, height, depth) = (
-            u32::from(bytes[12]),
-            u32::from(bytes[13]),
-            u32::from(bytes[14]),
-        );
-        check_board(width, height)?;
-        let count = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-        let expected = count
-            .checked_mul(ENTRY_BYTES as u64)
-            .and_then(|body| body.checked_add(HEADER_BYTES as u64))
-            .unwrap_or(u64::MAX);
-        if found < expected {
-            return Err(BookError::Truncated { expected, found });
-        }
-        if found > expected {
-            return Err(BookError::TrailingBytes {
-                extra: found - expected,
+        if bytes.len() >= 12 && read_u32(&bytes, 8) != FORMAT_VERSION {
+            return Err(BookError::Version {
+                found: read_u32(&bytes, 8),
             });
         }
-        let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-        let body = &bytes[HEADER_BYTES..];
-        if checksum(&bytes[..24], body) != stored {
+        let (width, height, depth) = board_of_header(&bytes, HEADER_BYTES)?;
+        let code = PositionCode::new(width, height, depth)?;
+        let score_bits = u32::from(bytes[15]);
+        let score_base = i32::from(bytes[16] as i8);
+        let count = read_u64(&bytes, 24);
+        if !(1..=8).contains(&score_bits) || bytes[17..24] != [0; 7] {
+            return Err(BookError::Inconsistent {
+                what: "header has a score width outside 1 to 8 bits or a reserved byte set",
+            });
+        }
+        if read_u64(&bytes, 32) != code.len() || count > code.len() {
+            return Err(BookError::Inconsistent {
+                what: "header does not match its board and depth",
+            });
+        }
+        let layout = Layout::of(code.len(), count, score_bits);
+        check_length(bytes.len() as u64, layout.file_bytes())?;
+        Ok(Book {
+            width,
+            height,
+            depth,
+            code,
+            count,
+            score_bits,
+            score_base,
+            directory_at: HEADER_BYTES + layout.bitmap,
+            scores_at: HEADER_BYTES + layout.bitmap + layout.directory,
+            bytes,
+        })
+    }
+
+    /// Checks the checksum, that the directory counts the bitmap, and every score's range.
+    fn check_contents(&self) -> Result<(), BookError> {
+        let bytes = &self.bytes[..];
+        if checksum(&bytes[..40], &bytes[HEADER_BYTES..]) != read_u64(bytes, 40) {
             return Err(BookError::Checksum);
         }
-        let entries = body
-            .chunks_exact(ENTRY_BYTES)
+        let bitmap = &bytes[HEADER_BYTES..self.directory_at];
+        let numbers = self.code.len();
+        let last = bitmap.len() as u64 * 8;
+        if (numbers..last).any(|bit| bitmap[(bit / 8) as usize] >> (bit % 8) & 1 == 1) {
+            return Err(BookError::Inconsistent {
+                what: "bitmap marks a number past the last position",
+            });
+        }
+        let mut before = 0u64;
+        for (block, chunk) in bitmap.chunks(DIRECTORY_SPAN as usize / 8).enumerate() {
+            if u64::from(read_u32(bytes, self.directory_at + block * 4)) != before {
+                return Err(BookError::Inconsistent {
+                    what: "directory does not count the bitmap's entries",
+                });
+            }
+            before += chunk.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
+        }
+        let blocks = numbers.div_ceil(DIRECTORY_SPAN) as usize;
+        let padding = self.directory_at + blocks * 4..self.scores_at;
+        let score_end =
+            self.scores_at + (self.count * u64::from(self.score_bits)).div_ceil(8) as usize;
+        if before != self.count
+            || bytes[padding].iter().any(|&b| b != 0)
+            || bytes[score_end..].iter().any(|&b| b != 0)
+        {
+            return Err(BookError::Inconsistent {
+                what: "entry count does not match its bitmap, or its padding is not zero",
+            });
+        }
+        let limit = score_limit(self.width, self.height);
+        for index in 0..self.count {
+            let score = self.score_at(index);
+            if score.abs() > limit {
+                return Err(BookError::BadScore {
+                    index,
+                    score,
+                    limit,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a version 1 file and lays it out as version 2.
+    fn from_version_1(bytes: &[u8]) -> Result<Book, BookError> {
+        let (width, height, depth) = board_of_header(bytes, V1_HEADER_BYTES)?;
+        let count = read_u64(bytes, 16);
+        let expected = count
+            .checked_mul(V1_ENTRY_BYTES as u64)
+            .and_then(|body| body.checked_add(V1_HEADER_BYTES as u64))
+            .unwrap_or(u64::MAX);
+        check_length(bytes.len() as u64, expected)?;
+        let body = &bytes[V1_HEADER_BYTES..];
+        if checksum(&bytes[..24], body) != read_u64(bytes, 24) {
+            return Err(BookError::Checksum);
+        }
+        let entries: Vec<u64> = body
+            .chunks_exact(V1_ENTRY_BYTES)
             .map(|e| u64::from_le_bytes(e.try_into().expect("8 bytes")))
             .collect();
-        Book::checked(width, height, depth, entries)
-    }
-
-    /// The bytes of the book file.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + ENTRY_BYTES * self.entries.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.extend_from_slice(&[self.width as u8, self.height as u8, self.depth as u8, 0]);
-        bytes.extend_from_slice(&(self.entries.len() as u64).to_le_bytes());
-        let mut body = Vec::with_capacity(ENTRY_BYTES * self.entries.len());
-        for entry in &self.entries {
-            body.extend_from_slice(&entry.to_le_bytes());
+        if let Some(index) = entries.windows(2).position(|p| p[0] >> 8 >= p[1] >> 8) {
+            return Err(BookError::Unsorted {
+                index: index as u64 + 1,
+            });
         }
-        let sum = checksum(&bytes, &body);
-        bytes.extend_from_slice(&sum.to_le_bytes());
-        bytes.extend_from_slice(&body);
-        bytes
+        let scores = entries.iter().map(|&e| (e >> 8, Score::new(e as u8 as i8)));
+        Book::from_scores(width, height, depth, scores)
     }
 
-    /// The book compiled into the binary, parsed once at first use; `None` only if it were
-    /// corrupt, which a test rules out.
+    /// The bytes of the book file (always the current version).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.bytes.to_vec()
+    }
+
+    /// The book compiled into the binary, read at first use; `None` only if it were corrupt,
+    /// which a test rules out. Its contents are not checked at run time: they are compiled in,
+    /// and the test checks them all, so the first search does not pay for it.
     pub fn embedded() -> Option<Arc<Book>> {
         static EMBEDDED: OnceLock<Option<Arc<Book>>> = OnceLock::new();
         EMBEDDED
-            .get_or_init(|| Book::from_bytes(EMBEDDED_BYTES).ok().map(Arc::new))
+            .get_or_init(|| {
+                Book::parse(Cow::Borrowed(EMBEDDED_BYTES))
+                    .ok()
+                    .map(Arc::new)
+            })
             .clone()
     }
 
@@ -239,17 +446,30 @@ impl Book {
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.count as usize
     }
 
     /// Whether the book has no entries.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.count == 0
     }
 
-    /// Every (canonical key, score) pair, in key order.
+    /// Every (canonical key, score) pair, in the book's order (ply by ply).
     pub fn entries(&self) -> impl ExactSizeIterator<Item = (u64, Score)> + '_ {
-        self.entries.iter().map(|&e| split_entry(e))
+        let bitmap = &self.bytes[HEADER_BYTES..self.directory_at];
+        let mut numbers = bitmap.iter().enumerate().flat_map(|(at, &byte)| {
+            (0..8)
+                .filter(move |bit| byte >> bit & 1 == 1)
+                .map(move |bit| at as u64 * 8 + bit)
+        });
+        (0..self.count as usize).map(move |rank| {
+            let number = numbers.next().expect("the directory counts the bitmap");
+            let key = self
+                .code
+                .key_of_number(number)
+                .expect("the book marks only positions");
+            (key, Score::new(self.score_at(rank as u64) as i8))
+        })
     }
 
     /// Whether the book is for `position`'s board size.
@@ -259,59 +479,79 @@ impl Book {
 
     /// The exact score of `position`, if it is in the book. Positions deeper than the book, of
     /// another board size, or where the side to move wins at once are not.
+    #[inline]
     pub fn score(&self, position: &Position) -> Option<Score> {
         if position.moves_played() > self.depth || !self.fits(position) {
             return None;
         }
-        self.score_of_key(canonical_key(position))
+        let number = self.code.number(position);
+        let word = read_u64(&self.bytes, HEADER_BYTES + (number / 64) as usize * 8);
+        let bit = number % 64;
+        if word >> bit & 1 == 0 {
+            return None;
+        }
+        let block = number / DIRECTORY_SPAN;
+        let mut rank = u64::from(read_u32(
+            &self.bytes,
+            self.directory_at + block as usize * 4,
+        ));
+        for word_index in block * (DIRECTORY_SPAN / 64)..number / 64 {
+            rank += u64::from(
+                read_u64(&self.bytes, HEADER_BYTES + word_index as usize * 8).count_ones(),
+            );
+        }
+        rank += u64::from((word & ((1u64 << bit) - 1)).count_ones());
+        Some(Score::new(self.score_at(rank) as i8))
     }
 
-    /// The score stored under a canonical key.
+    /// The score of the entry of rank `rank` in the bitmap's order.
     #[inline]
-    pub fn score_of_key(&self, key: u64) -> Option<Score> {
-        self.entries
-            .binary_search_by_key(&key, |&e| e >> 8)
-            .ok()
-            .map(|index| split_entry(self.entries[index]).1)
-    }
-
-    /// A book of sorted `entries`, refused unless they are in order with scores in range.
-    fn checked(width: u32, height: u32, depth: u32, entries: Vec<u64>) -> Result<Book, BookError> {
-        let book = Book {
-            width,
-            height,
-            depth,
-            entries,
-        };
-        book.check_entries()?;
-        Ok(book)
-    }
-
-    fn check_entries(&self) -> Result<(), BookError> {
-        let limit = (self.width * self.height / 2 + 1) as i32;
-        for (index, pair) in self.entries.windows(2).enumerate() {
-            if pair[0] >> 8 >= pair[1] >> 8 {
-                return Err(BookError::Unsorted {
-                    index: index as u64 + 1,
-                });
-            }
-        }
-        for (index, &entry) in self.entries.iter().enumerate() {
-            let score = split_entry(entry).1.value();
-            if i32::from(score).abs() > limit {
-                return Err(BookError::BadScore {
-                    index: index as u64,
-                    score,
-                    limit,
-                });
-            }
-        }
-        Ok(())
+    fn score_at(&self, rank: u64) -> i32 {
+        let bit = rank * u64::from(self.score_bits);
+        let word = read_u64(&self.bytes, self.scores_at + (bit / 8) as usize);
+        let value = (word >> (bit % 8)) & ((1u64 << self.score_bits) - 1);
+        self.score_base + value as i32
     }
 }
 
-fn split_entry(entry: u64) -> (u64, Score) {
-    (entry >> 8, Score::new(entry as u8 as i8))
+/// The width, height and depth in a header of `header_bytes` bytes, once the file is known to
+/// be at least that long and the board one a book can hold.
+fn board_of_header(bytes: &[u8], header_bytes: usize) -> Result<(u32, u32, u32), BookError> {
+    if bytes.len() < header_bytes {
+        return Err(BookError::Truncated {
+            expected: header_bytes as u64,
+            found: bytes.len() as u64,
+        });
+    }
+    let (width, height) = (u32::from(bytes[12]), u32::from(bytes[13]));
+    check_board(width, height)?;
+    Ok((width, height, u32::from(bytes[14])))
+}
+
+/// A file of `found` bytes where the header asks for `expected`.
+fn check_length(found: u64, expected: u64) -> Result<(), BookError> {
+    if found < expected {
+        return Err(BookError::Truncated { expected, found });
+    }
+    if found > expected {
+        return Err(BookError::TrailingBytes {
+            extra: found - expected,
+        });
+    }
+    Ok(())
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// The largest score on a board: a win with the first stone possible.
+fn score_limit(width: u32, height: u32) -> i32 {
+    (width * height / 2 + 1) as i32
 }
 
 fn check_board(width: u32, height: u32) -> Result<(), BookError> {
@@ -397,7 +637,12 @@ mod tests {
     fn books_round_trip_through_bytes() {
         let book = small_book();
         let bytes = book.to_bytes();
-        assert_eq!(bytes.len(), HEADER_BYTES + 5 * ENTRY_BYTES);
+        let numbers = PositionCode::new(7, 6, 4).unwrap().len();
+        assert_eq!(
+            bytes.len() as u64,
+            Layout::of(numbers, 5, 3).file_bytes(),
+            "scores -2..2 in 3 bits"
+        );
         assert_eq!(&bytes[..8], MAGIC);
         assert_eq!(Book::from_bytes(&bytes), Ok(book.clone()));
         assert_eq!(book.score(&pos("")), Some(Score::new(-2)));
@@ -433,7 +678,7 @@ mod tests {
         assert_eq!(
             Book::from_bytes(b"hello"),
             Err(BookError::Truncated {
-                expected: 32,
+                expected: 48,
                 found: 5
             })
         );
@@ -442,14 +687,76 @@ mod tests {
             Err(BookError::BadMagic)
         );
         let mut future = bytes.clone();
-        future[8] = 2;
+        future[8] = 3;
         assert_eq!(
             Book::from_bytes(&future),
-            Err(BookError::Version { found: 2 })
+            Err(BookError::Version { found: 3 })
         );
         assert_eq!(
             BookError::Checksum.to_string(),
             "the book's checksum does not match its contents (the file is corrupt)"
+        );
+    }
+
+    /// The bytes of a version 1 file holding `book`'s entries.
+    fn version_1_bytes(book: &Book) -> Vec<u8> {
+        let mut entries: Vec<u64> = book
+            .entries()
+            .map(|(key, score)| key << 8 | u64::from(score.value() as u8))
+            .collect();
+        entries.sort_unstable();
+        let mut header = MAGIC.to_vec();
+        header.extend(1u32.to_le_bytes());
+        header.extend([7, 6, book.depth() as u8, 0]);
+        header.extend((entries.len() as u64).to_le_bytes());
+        let body: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
+        let sum = checksum(&header, &body);
+        header.extend(sum.to_le_bytes());
+        header.extend(body);
+        header
+    }
+
+    #[test]
+    fn version_1_files_are_read_as_the_same_book() {
+        let book = small_book();
+        let old = version_1_bytes(&book);
+        assert_eq!(Book::from_bytes(&old), Ok(book));
+        let mut bad = old.clone();
+        bad[40] ^= 1;
+        assert_eq!(Book::from_bytes(&bad), Err(BookError::Checksum));
+        assert_eq!(
+            Book::from_bytes(&old[..old.len() - 1]),
+            Err(BookError::Truncated {
+                expected: old.len() as u64,
+                found: old.len() as u64 - 1
+            })
+        );
+    }
+
+    #[test]
+    fn entries_that_cannot_be_in_a_book_are_refused() {
+        let key = canonical_key(&pos("44"));
+        assert_eq!(
+            Book::from_scores(7, 6, 4, [(key, Score::new(1)), (key, Score::new(1))]),
+            Err(BookError::Unsorted { index: 1 })
+        );
+        assert_eq!(
+            Book::from_scores(7, 6, 1, [(key, Score::new(1))]),
+            Err(BookError::BadKey { index: 0, depth: 1 })
+        );
+        let mirrored = pos("1").key().max(pos("7").key());
+        assert_eq!(
+            Book::from_scores(7, 6, 4, [(mirrored, Score::new(1))]),
+            Err(BookError::BadKey { index: 0, depth: 4 }),
+            "only the smaller key of a mirror pair"
+        );
+        assert_eq!(
+            Book::from_scores(7, 6, 4, [(key, Score::new(30))]),
+            Err(BookError::BadScore {
+                index: 0,
+                score: 30,
+                limit: 22
+            })
         );
     }
 
@@ -465,6 +772,8 @@ mod tests {
     #[test]
     fn the_embedded_book_loads() {
         let book = Book::embedded().expect("the embedded book parses");
+        // At run time only its header is read: here everything is checked.
+        assert_eq!(Book::from_bytes(EMBEDDED_BYTES).as_ref(), Ok(book.as_ref()));
         assert_eq!((book.width(), book.height()), (7, 6));
         assert!(book.depth() >= 4);
         assert_eq!(book.score(&pos("")), Some(Score::new(1)));
