@@ -126,10 +126,12 @@ pub struct InfoArgs {
 pub fn main(args: BookArgs) -> ExitCode {
     let mut stdout = io::stdout().lock();
     let mut stderr = io::stderr();
-    let progress = stderr
-        .is_terminal()
-        .then_some(&mut stderr as &mut dyn Write);
-    match run(args, &mut stdout, progress) {
+    let style = if stderr.is_terminal() {
+        BarStyle::Redrawn
+    } else {
+        BarStyle::Logged
+    };
+    match run(args, &mut stdout, Some((&mut stderr, style))) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(BuildError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
@@ -163,7 +165,7 @@ impl FromStr for ShardArg {
     }
 }
 
-/// Runs `c4 book`: results to `out`, a progress bar to `progress` when it is a terminal.
+/// Runs `c4 book`: results to `out`, progress to `progress` in its style (none without).
 /// Returns whether the command succeeded (`verify` fails on a mismatch).
 ///
 /// # Errors
@@ -171,7 +173,7 @@ impl FromStr for ShardArg {
 pub fn run(
     args: BookArgs,
     out: &mut dyn Write,
-    progress: Option<&mut dyn Write>,
+    progress: Option<(&mut dyn Write, BarStyle)>,
 ) -> Result<bool, BuildError> {
     let mut bar = Bar::new(progress);
     let stdout = |e: io::Error| BuildError::Io {
@@ -323,50 +325,97 @@ fn load(path: Option<&Path>) -> Result<Book, BuildError> {
     }
 }
 
-/// A one-line progress bar with a time estimate, redrawn at most twice a second.
+/// How progress is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarStyle {
+    /// On a terminal: one line with a bar and a time estimate, redrawn at most twice a second.
+    Redrawn,
+    /// In a log (a background job's or a cluster job's output): a line a minute with the count,
+    /// the rate and a time estimate; nothing for work done within the first minute.
+    Logged,
+}
+
+impl BarStyle {
+    fn interval(self) -> Duration {
+        match self {
+            BarStyle::Redrawn => Duration::from_millis(500),
+            BarStyle::Logged => Duration::from_secs(60),
+        }
+    }
+}
+
+/// Progress shown in a [`BarStyle`].
 struct Bar<'a> {
-    out: Option<&'a mut dyn Write>,
-    last: Option<Instant>,
+    out: Option<(&'a mut dyn Write, BarStyle)>,
+    /// The elapsed time of the last line shown.
+    last: Option<Duration>,
 }
 
 impl<'a> Bar<'a> {
-    fn new(out: Option<&'a mut dyn Write>) -> Bar<'a> {
-        Bar { out, last: None }
+    fn new(out: Option<(&'a mut dyn Write, BarStyle)>) -> Bar<'a> {
+        let last = match out {
+            Some((_, BarStyle::Logged)) => Some(Duration::ZERO),
+            _ => None,
+        };
+        Bar { out, last }
     }
 
     fn finish(&mut self) {
-        if let Some(out) = self.out.as_mut() {
+        if let Some((out, BarStyle::Redrawn)) = self.out.as_mut() {
             let _ = writeln!(out);
         }
     }
 }
 
+/// `seconds` as `H:MM:SS`, or `M:SS` under an hour.
+fn clock(seconds: f64) -> String {
+    let whole = seconds as u64;
+    let (hours, minutes, seconds) = (whole / 3600, whole / 60 % 60, whole % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
 impl Progress for Bar<'_> {
     fn update(&mut self, done: usize, total: usize, solved_now: usize, elapsed: Duration) {
-        let Some(out) = self.out.as_mut() else {
+        let Some((out, style)) = self.out.as_mut() else {
             return;
         };
-        if self
-            .last
-            .is_some_and(|t| t.elapsed() < Duration::from_millis(500) && done < total)
-        {
+        let style = *style;
+        if self.last.is_some_and(|t| {
+            elapsed < t + style.interval() && (done < total || style == BarStyle::Logged)
+        }) {
             return;
         }
-        self.last = Some(Instant::now());
-        const WIDTH: usize = 30;
-        let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
-        let eta = if solved_now > 0 {
-            let left = elapsed.as_secs_f64() / solved_now as f64 * (total - done) as f64;
-            format!("{}:{:02} left", (left / 60.0) as u64, (left % 60.0) as u64)
-        } else {
-            "estimating".to_string()
-        };
-        let _ = write!(
-            out,
-            "\r[{}{}] {done}/{total} {eta}   ",
-            "#".repeat(filled),
-            "-".repeat(WIDTH - filled)
-        );
+        self.last = Some(elapsed);
+        let left = (solved_now > 0)
+            .then(|| elapsed.as_secs_f64() / solved_now as f64 * (total - done) as f64);
+        match style {
+            BarStyle::Redrawn => {
+                const WIDTH: usize = 30;
+                let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
+                let eta = left.map_or("estimating".to_string(), |s| format!("{} left", clock(s)));
+                let _ = write!(
+                    out,
+                    "\r[{}{}] {done}/{total} {eta}   ",
+                    "#".repeat(filled),
+                    "-".repeat(WIDTH - filled)
+                );
+            }
+            BarStyle::Logged => {
+                let rate = solved_now as f64 / elapsed.as_secs_f64().max(1e-9);
+                let percent = (done * 100) as f64 / total.max(1) as f64;
+                let eta = left.map_or("no estimate yet".to_string(), |s| {
+                    format!("about {} left", clock(s))
+                });
+                let _ = writeln!(
+                    out,
+                    "{done}/{total} solved ({percent:.1}%), {rate:.1} a second in this run, {eta}"
+                );
+            }
+        }
         let _ = out.flush();
     }
 }
@@ -374,6 +423,26 @@ impl Progress for Bar<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_gets_a_line_a_minute_and_nothing_in_the_first() {
+        let mut log = Vec::new();
+        let mut bar = Bar::new(Some((&mut log as &mut dyn Write, BarStyle::Logged)));
+        let minute = Duration::from_secs(60);
+        bar.update(100, 1000, 0, Duration::ZERO);
+        bar.update(150, 1000, 50, Duration::from_secs(59));
+        bar.update(220, 1000, 120, minute);
+        bar.update(230, 1000, 130, minute + Duration::from_secs(30));
+        bar.update(1000, 1000, 900, 2 * minute + Duration::from_secs(30));
+        bar.finish();
+        let lines = String::from_utf8(log).unwrap();
+        assert_eq!(
+            lines,
+            "220/1000 solved (22.0%), 2.0 a second in this run, about 6:30 left\n\
+             1000/1000 solved (100.0%), 6.0 a second in this run, about 0:00 left\n"
+        );
+        assert_eq!(clock(3.0 * 3600.0 + 62.0), "3:01:02");
+    }
 
     #[test]
     fn shards_parse_as_index_slash_count() {
