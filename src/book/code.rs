@@ -147,7 +147,7 @@ impl PositionCode {
     }
 
     /// The key of the position numbered `number`, or `None` when the number is of no position
-    /// (a column too high for the board, or stones that are not a legal position).
+    /// a book lists: one already won, or the mirror image of one with a smaller key.
     pub fn key_of_number(&self, number: u64) -> Option<u64> {
         if number >= self.len() {
             return None;
@@ -192,7 +192,7 @@ impl PositionCode {
         }
         let position =
             Position::from_stones(self.width, self.height, current, mask ^ current).ok()?;
-        Some(position.key())
+        (canonical_key(&position) == position.key()).then_some(position.key())
     }
 }
 
@@ -231,7 +231,8 @@ mod tests {
         let legal = (0..code.len())
             .filter(|&n| code.key_of_number(n).is_some())
             .count();
-        // Mirror images and positions already won decode too; numbers past the end do not.
+        // Mirror images (the larger key of a pair) and positions already won do not decode, nor
+        // do numbers past the end.
         assert!(legal > 0 && (legal as u64) < code.len());
         assert_eq!(code.key_of_number(code.len()), None);
     }

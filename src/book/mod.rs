@@ -235,42 +235,7 @@ impl Book {
                 index: index as u64 + 1,
             });
         }
-        let base = numbered.iter().map(|&(_, s)| s).min().unwrap_or(0);
-        let top = numbered.iter().map(|&(_, s)| s).max().unwrap_or(0);
-        let score_bits = (32 - ((top - base) as u32).leading_zeros()).max(1);
-        let count = numbered.len() as u64;
-        let layout = Layout::of(code.len(), count, score_bits);
-        let mut bytes = vec![0u8; layout.file_bytes() as usize];
-        let (header, body) = bytes.split_at_mut(HEADER_BYTES);
-        header[..8].copy_from_slice(MAGIC);
-        header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-        header[12..17].copy_from_slice(&[
-            width as u8,
-            height as u8,
-            depth as u8,
-            score_bits as u8,
-            base as i8 as u8,
-        ]);
-        header[24..32].copy_from_slice(&count.to_le_bytes());
-        header[32..40].copy_from_slice(&code.len().to_le_bytes());
-        let (bitmap, rest) = body.split_at_mut(layout.bitmap);
-        let (directory, scores) = rest.split_at_mut(layout.directory);
-        for (rank, &(number, score)) in numbered.iter().enumerate() {
-            bitmap[(number / 8) as usize] |= 1 << (number % 8);
-            let bit = rank as u64 * u64::from(score_bits);
-            let value = ((score - base) as u64) << (bit % 8);
-            for (offset, byte) in value.to_le_bytes()[..2].iter().enumerate() {
-                scores[(bit / 8) as usize + offset] |= byte;
-            }
-        }
-        let mut before = 0u32;
-        for (block, chunk) in bitmap.chunks(DIRECTORY_SPAN as usize / 8).enumerate() {
-            directory[block * 4..block * 4 + 4].copy_from_slice(&before.to_le_bytes());
-            before += chunk.iter().map(|b| b.count_ones()).sum::<u32>();
-        }
-        let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
-        bytes[40..48].copy_from_slice(&sum.to_le_bytes());
-        Book::from_bytes(&bytes)
+        Book::from_bytes(&file_bytes(width, height, depth, &code, &numbered))
     }
 
     /// Reads a book from the bytes of a book file (version 1 or 2), checking everything the
@@ -329,7 +294,9 @@ impl Book {
         })
     }
 
-    /// Checks the checksum, that the directory counts the bitmap, and every score's range.
+    /// Checks the checksum, that the directory counts the bitmap, that every number it marks is
+    /// of a position under its own number (so that [`Book::entries`] can list it), and every
+    /// score's range.
     fn check_contents(&self) -> Result<(), BookError> {
         let bytes = &self.bytes[..];
         if checksum(&bytes[..40], &bytes[HEADER_BYTES..]) != read_u64(bytes, 40) {
@@ -363,6 +330,14 @@ impl Book {
             return Err(BookError::Inconsistent {
                 what: "entry count does not match its bitmap, or its padding is not zero",
             });
+        }
+        for (index, number) in self.numbers().enumerate() {
+            if self.code.key_of_number(number).is_none() {
+                return Err(BookError::BadKey {
+                    index: index as u64,
+                    depth: self.depth,
+                });
+            }
         }
         let limit = score_limit(self.width, self.height);
         for index in 0..self.count {
@@ -454,14 +429,19 @@ impl Book {
         self.count == 0
     }
 
-    /// Every (canonical key, score) pair, in the book's order (ply by ply).
-    pub fn entries(&self) -> impl ExactSizeIterator<Item = (u64, Score)> + '_ {
+    /// The numbers the bitmap marks, in order.
+    fn numbers(&self) -> impl Iterator<Item = u64> + '_ {
         let bitmap = &self.bytes[HEADER_BYTES..self.directory_at];
-        let mut numbers = bitmap.iter().enumerate().flat_map(|(at, &byte)| {
+        bitmap.iter().enumerate().flat_map(|(at, &byte)| {
             (0..8)
                 .filter(move |bit| byte >> bit & 1 == 1)
                 .map(move |bit| at as u64 * 8 + bit)
-        });
+        })
+    }
+
+    /// Every (canonical key, score) pair, in the book's order (ply by ply).
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (u64, Score)> + '_ {
+        let mut numbers = self.numbers();
         (0..self.count as usize).map(move |rank| {
             let number = numbers.next().expect("the directory counts the bitmap");
             let key = self
@@ -539,6 +519,53 @@ fn check_length(found: u64, expected: u64) -> Result<(), BookError> {
         });
     }
     Ok(())
+}
+
+/// The bytes of a version 2 file of the board, depth and numbering given, holding `numbered`:
+/// (number, score) pairs sorted by number, none repeated.
+fn file_bytes(
+    width: u32,
+    height: u32,
+    depth: u32,
+    code: &PositionCode,
+    numbered: &[(u64, i32)],
+) -> Vec<u8> {
+    let base = numbered.iter().map(|&(_, s)| s).min().unwrap_or(0);
+    let top = numbered.iter().map(|&(_, s)| s).max().unwrap_or(0);
+    let score_bits = (32 - ((top - base) as u32).leading_zeros()).max(1);
+    let count = numbered.len() as u64;
+    let layout = Layout::of(code.len(), count, score_bits);
+    let mut bytes = vec![0u8; layout.file_bytes() as usize];
+    let (header, body) = bytes.split_at_mut(HEADER_BYTES);
+    header[..8].copy_from_slice(MAGIC);
+    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header[12..17].copy_from_slice(&[
+        width as u8,
+        height as u8,
+        depth as u8,
+        score_bits as u8,
+        base as i8 as u8,
+    ]);
+    header[24..32].copy_from_slice(&count.to_le_bytes());
+    header[32..40].copy_from_slice(&code.len().to_le_bytes());
+    let (bitmap, rest) = body.split_at_mut(layout.bitmap);
+    let (directory, scores) = rest.split_at_mut(layout.directory);
+    for (rank, &(number, score)) in numbered.iter().enumerate() {
+        bitmap[(number / 8) as usize] |= 1 << (number % 8);
+        let bit = rank as u64 * u64::from(score_bits);
+        let value = ((score - base) as u64) << (bit % 8);
+        for (offset, byte) in value.to_le_bytes()[..2].iter().enumerate() {
+            scores[(bit / 8) as usize + offset] |= byte;
+        }
+    }
+    let mut before = 0u32;
+    for (block, chunk) in bitmap.chunks(DIRECTORY_SPAN as usize / 8).enumerate() {
+        directory[block * 4..block * 4 + 4].copy_from_slice(&before.to_le_bytes());
+        before += chunk.iter().map(|b| b.count_ones()).sum::<u32>();
+    }
+    let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
+    bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+    bytes
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> u32 {
@@ -758,6 +785,31 @@ mod tests {
                 limit: 22
             })
         );
+    }
+
+    #[test]
+    fn a_bitmap_marking_no_listed_position_is_refused() {
+        let code = PositionCode::new(7, 6, 7).unwrap();
+        let good = [(code.number(&pos("")), 1), (code.number(&pos("4")), -1)];
+        assert!(Book::from_bytes(&file_bytes(7, 6, 7, &code, &good)).is_ok());
+        // The mirror image's own number: a position is listed under the smaller key's.
+        let mirrored = pos("1").key().max(pos("7").key());
+        // Four first-player stones in column 1 under three of the other's in column 2: a game
+        // already over, which no book lists (the key of current + mask, second player to move).
+        let won = 0b1111 + (0b1110 << 7);
+        assert!(position_of_key(7, 6, won).is_err());
+        for key in [mirrored, won] {
+            let number = code.number_of_key(key);
+            let mut numbered = good.to_vec();
+            numbered.push((number, 0));
+            numbered.sort_unstable();
+            let index = numbered.iter().position(|&(n, _)| n == number).unwrap() as u64;
+            assert_eq!(
+                Book::from_bytes(&file_bytes(7, 6, 7, &code, &numbered)),
+                Err(BookError::BadKey { index, depth: 7 }),
+                "key {key:#x}"
+            );
+        }
     }
 
     #[test]
