@@ -30,7 +30,7 @@
 //!              whole word, then one more zero word
 //! ```
 //!
-//! The numbering ([`code::PositionCode`]) gives every position with at most `depth` stones a
+//! The numbering ([`numbering::Numbering`]) gives every position with at most `depth` stones a
 //! number below N, densely: the positions with 12 stones on 7x6 fill 30% of theirs. A
 //! position and its mirror image share one entry, under the number of the one with the smaller
 //! [`Position::key`]. Scores are exact, from the side to move, with the [`Score`] convention of
@@ -43,7 +43,7 @@
 
 pub mod build;
 pub mod cli;
-pub mod code;
+pub mod numbering;
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -51,7 +51,7 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 use crate::solver::{Position, Score};
-use code::PositionCode;
+use numbering::Numbering;
 
 /// The first eight bytes of a book file.
 pub const MAGIC: &[u8; 8] = b"c4-book\n";
@@ -154,7 +154,7 @@ pub struct Book {
     width: u32,
     height: u32,
     depth: u32,
-    code: PositionCode,
+    numbering: Numbering,
     count: u64,
     score_bits: u32,
     score_base: i32,
@@ -210,7 +210,7 @@ impl Book {
         scores: impl IntoIterator<Item = (u64, Score)>,
     ) -> Result<Book, BookError> {
         check_board(width, height)?;
-        let code = PositionCode::new(width, height, depth)?;
+        let numbering = Numbering::new(width, height, depth)?;
         let limit = score_limit(width, height);
         let mut numbered = Vec::new();
         for (index, (key, score)) in scores.into_iter().enumerate() {
@@ -227,7 +227,7 @@ impl Book {
                     limit,
                 });
             }
-            numbered.push((code.number(&position), score));
+            numbered.push((numbering.number(&position), score));
         }
         numbered.sort_unstable();
         if let Some(index) = numbered.windows(2).position(|pair| pair[0].0 == pair[1].0) {
@@ -235,7 +235,7 @@ impl Book {
                 index: index as u64 + 1,
             });
         }
-        Book::from_bytes(&file_bytes(width, height, depth, &code, &numbered))
+        Book::from_bytes(&file_bytes(width, height, depth, &numbering, &numbered))
     }
 
     /// Reads a book from the bytes of a book file (version 1 or 2), checking everything the
@@ -264,7 +264,7 @@ impl Book {
             });
         }
         let (width, height, depth) = board_of_header(&bytes, HEADER_BYTES)?;
-        let code = PositionCode::new(width, height, depth)?;
+        let numbering = Numbering::new(width, height, depth)?;
         let score_bits = u32::from(bytes[15]);
         let score_base = i32::from(bytes[16] as i8);
         let count = read_u64(&bytes, 24);
@@ -273,18 +273,18 @@ impl Book {
                 what: "header has a score width outside 1 to 8 bits or a reserved byte set",
             });
         }
-        if read_u64(&bytes, 32) != code.len() || count > code.len() {
+        if read_u64(&bytes, 32) != numbering.len() || count > numbering.len() {
             return Err(BookError::Inconsistent {
                 what: "header does not match its board and depth",
             });
         }
-        let layout = Layout::of(code.len(), count, score_bits);
+        let layout = Layout::of(numbering.len(), count, score_bits);
         check_length(bytes.len() as u64, layout.file_bytes())?;
         Ok(Book {
             width,
             height,
             depth,
-            code,
+            numbering,
             count,
             score_bits,
             score_base,
@@ -303,7 +303,7 @@ impl Book {
             return Err(BookError::Checksum);
         }
         let bitmap = &bytes[HEADER_BYTES..self.directory_at];
-        let numbers = self.code.len();
+        let numbers = self.numbering.len();
         let last = bitmap.len() as u64 * 8;
         if (numbers..last).any(|bit| bitmap[(bit / 8) as usize] >> (bit % 8) & 1 == 1) {
             return Err(BookError::Inconsistent {
@@ -332,7 +332,7 @@ impl Book {
             });
         }
         for (index, number) in self.numbers().enumerate() {
-            if self.code.key_of_number(number).is_none() {
+            if self.numbering.key_of_number(number).is_none() {
                 return Err(BookError::BadKey {
                     index: index as u64,
                     depth: self.depth,
@@ -445,7 +445,7 @@ impl Book {
         (0..self.count as usize).map(move |rank| {
             let number = numbers.next().expect("the directory counts the bitmap");
             let key = self
-                .code
+                .numbering
                 .key_of_number(number)
                 .expect("the book marks only positions");
             (key, Score::new(self.score_at(rank as u64) as i8))
@@ -464,7 +464,7 @@ impl Book {
         if position.moves_played() > self.depth || !self.fits(position) {
             return None;
         }
-        let number = self.code.number(position);
+        let number = self.numbering.number(position);
         let word = read_u64(&self.bytes, HEADER_BYTES + (number / 64) as usize * 8);
         let bit = number % 64;
         if word >> bit & 1 == 0 {
@@ -527,14 +527,14 @@ fn file_bytes(
     width: u32,
     height: u32,
     depth: u32,
-    code: &PositionCode,
+    numbering: &Numbering,
     numbered: &[(u64, i32)],
 ) -> Vec<u8> {
     let base = numbered.iter().map(|&(_, s)| s).min().unwrap_or(0);
     let top = numbered.iter().map(|&(_, s)| s).max().unwrap_or(0);
     let score_bits = (32 - ((top - base) as u32).leading_zeros()).max(1);
     let count = numbered.len() as u64;
-    let layout = Layout::of(code.len(), count, score_bits);
+    let layout = Layout::of(numbering.len(), count, score_bits);
     let mut bytes = vec![0u8; layout.file_bytes() as usize];
     let (header, body) = bytes.split_at_mut(HEADER_BYTES);
     header[..8].copy_from_slice(MAGIC);
@@ -547,7 +547,7 @@ fn file_bytes(
         base as i8 as u8,
     ]);
     header[24..32].copy_from_slice(&count.to_le_bytes());
-    header[32..40].copy_from_slice(&code.len().to_le_bytes());
+    header[32..40].copy_from_slice(&numbering.len().to_le_bytes());
     let (bitmap, rest) = body.split_at_mut(layout.bitmap);
     let (directory, scores) = rest.split_at_mut(layout.directory);
     for (rank, &(number, score)) in numbered.iter().enumerate() {
@@ -664,7 +664,7 @@ mod tests {
     fn books_round_trip_through_bytes() {
         let book = small_book();
         let bytes = book.to_bytes();
-        let numbers = PositionCode::new(7, 6, 4).unwrap().len();
+        let numbers = Numbering::new(7, 6, 4).unwrap().len();
         assert_eq!(
             bytes.len() as u64,
             Layout::of(numbers, 5, 3).file_bytes(),
@@ -789,9 +789,12 @@ mod tests {
 
     #[test]
     fn a_bitmap_marking_no_listed_position_is_refused() {
-        let code = PositionCode::new(7, 6, 7).unwrap();
-        let good = [(code.number(&pos("")), 1), (code.number(&pos("4")), -1)];
-        assert!(Book::from_bytes(&file_bytes(7, 6, 7, &code, &good)).is_ok());
+        let numbering = Numbering::new(7, 6, 7).unwrap();
+        let good = [
+            (numbering.number(&pos("")), 1),
+            (numbering.number(&pos("4")), -1),
+        ];
+        assert!(Book::from_bytes(&file_bytes(7, 6, 7, &numbering, &good)).is_ok());
         // The mirror image's own number: a position is listed under the smaller key's.
         let mirrored = pos("1").key().max(pos("7").key());
         // Four first-player stones in column 1 under three of the other's in column 2: a game
@@ -799,13 +802,13 @@ mod tests {
         let won = 0b1111 + (0b1110 << 7);
         assert!(position_of_key(7, 6, won).is_err());
         for key in [mirrored, won] {
-            let number = code.number_of_key(key);
+            let number = numbering.number_of_key(key);
             let mut numbered = good.to_vec();
             numbered.push((number, 0));
             numbered.sort_unstable();
             let index = numbered.iter().position(|&(n, _)| n == number).unwrap() as u64;
             assert_eq!(
-                Book::from_bytes(&file_bytes(7, 6, 7, &code, &numbered)),
+                Book::from_bytes(&file_bytes(7, 6, 7, &numbering, &numbered)),
                 Err(BookError::BadKey { index, depth: 7 }),
                 "key {key:#x}"
             );

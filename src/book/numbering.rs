@@ -12,12 +12,12 @@
 use super::{canonical_key, BookError};
 use crate::solver::Position;
 
-/// The largest numbering this code makes: a bitmap of `2^33` bits is 1 GiB.
-pub const MAX_CODES: u64 = 1 << 33;
+/// The largest numbering made: a bitmap of `2^33` bits is 1 GiB.
+pub const MAX_NUMBERS: u64 = 1 << 33;
 
 /// The numbering of the positions with at most `depth` stones on one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PositionCode {
+pub struct Numbering {
     width: u32,
     height: u32,
     depth: u32,
@@ -31,13 +31,13 @@ pub struct PositionCode {
     first: Vec<u64>,
 }
 
-impl PositionCode {
+impl Numbering {
     /// The numbering of `width` x `height` positions with at most `depth` stones.
     ///
     /// # Errors
-    /// [`BookError::TooLarge`] when it has more than [`MAX_CODES`] numbers, or the depth is more
+    /// [`BookError::TooLarge`] when it has more than [`MAX_NUMBERS`] numbers, or the depth is more
     /// than the board's cells.
-    pub fn new(width: u32, height: u32, depth: u32) -> Result<PositionCode, BookError> {
+    pub fn new(width: u32, height: u32, depth: u32) -> Result<Numbering, BookError> {
         let too_large = BookError::TooLarge {
             width,
             height,
@@ -75,12 +75,12 @@ impl PositionCode {
                 .checked_mul(binomial[stones][stones.div_ceil(2)])
                 .ok_or(too_large.clone())?;
             let next = first[stones].checked_add(ply).ok_or(too_large.clone())?;
-            if next > MAX_CODES {
+            if next > MAX_NUMBERS {
                 return Err(too_large);
             }
             first.push(next);
         }
-        Ok(PositionCode {
+        Ok(Numbering {
             width,
             height,
             depth,
@@ -203,23 +203,26 @@ mod tests {
 
     #[test]
     fn the_standard_numbering_has_the_documented_size() {
-        let code = PositionCode::new(7, 6, 12).unwrap();
-        assert_eq!(code.len() - code.first[12], 14_164_920);
-        assert_eq!(code.first[1], 1);
-        assert_eq!(code.first[2], 1 + 7);
+        let numbering = Numbering::new(7, 6, 12).unwrap();
+        assert_eq!(numbering.len() - numbering.first[12], 14_164_920);
+        assert_eq!(numbering.first[1], 1);
+        assert_eq!(numbering.first[2], 1 + 7);
     }
 
     #[test]
     fn every_position_has_its_own_number_that_decodes_to_it() {
         for (width, height, depth) in [(7, 6, 6), (5, 4, 8), (4, 5, 7), (3, 3, 9)] {
-            let code = PositionCode::new(width, height, depth).unwrap();
+            let numbering = Numbering::new(width, height, depth).unwrap();
             let mut seen = std::collections::HashSet::new();
             for level in enumerate(width, height, depth).unwrap() {
                 for position in level {
-                    let number = code.number(&position);
-                    assert!(number < code.len());
+                    let number = numbering.number(&position);
+                    assert!(number < numbering.len());
                     assert!(seen.insert(number), "{position:?}");
-                    assert_eq!(code.key_of_number(number), Some(canonical_key(&position)));
+                    assert_eq!(
+                        numbering.key_of_number(number),
+                        Some(canonical_key(&position))
+                    );
                 }
             }
         }
@@ -227,20 +230,20 @@ mod tests {
 
     #[test]
     fn numbers_of_no_position_decode_to_nothing() {
-        let code = PositionCode::new(7, 6, 8).unwrap();
-        let legal = (0..code.len())
-            .filter(|&n| code.key_of_number(n).is_some())
+        let numbering = Numbering::new(7, 6, 8).unwrap();
+        let legal = (0..numbering.len())
+            .filter(|&n| numbering.key_of_number(n).is_some())
             .count();
         // Mirror images (the larger key of a pair) and positions already won do not decode, nor
         // do numbers past the end.
-        assert!(legal > 0 && (legal as u64) < code.len());
-        assert_eq!(code.key_of_number(code.len()), None);
+        assert!(legal > 0 && (legal as u64) < numbering.len());
+        assert_eq!(numbering.key_of_number(numbering.len()), None);
     }
 
     #[test]
     fn a_numbering_too_large_for_a_bitmap_is_refused() {
         assert!(matches!(
-            PositionCode::new(13, 3, 16),
+            Numbering::new(13, 3, 16),
             Err(BookError::TooLarge { .. })
         ));
     }
