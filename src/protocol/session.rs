@@ -68,8 +68,8 @@ pub enum SessionError {
     Book { path: String, source: BookError },
 }
 
-/// The largest book file `book load` reads (a 7x6 book to depth 12 has about 6 million entries
-/// of 8 bytes).
+/// The largest book file `book load` reads (a 7x6 book to depth 12 is about 8 MB, a format-1
+/// one 56 MB).
 pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// The solver's table size until `hash` changes it, in MiB.
