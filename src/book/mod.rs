@@ -815,6 +815,41 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// A file changed anywhere past its version (by small steps, which keep lengths
+        /// plausible), with a checksum that matches the change, is refused or read, never a
+        /// panic; whatever is read lists and answers lookups.
+        #[test]
+        fn any_change_with_a_matching_checksum_is_refused_or_read(
+            // Half of the changes in the header's fields, half anywhere after the version.
+            changes in proptest::collection::vec(
+                (proptest::prop_oneof![12usize..40, 12usize..4096], -3i8..=3),
+                1..4,
+            ),
+            // Half of the files whole.
+            cut in proptest::prop_oneof![proptest::strategy::Just(0usize), 1usize..9],
+        ) {
+            let mut bytes = small_book().to_bytes();
+            for (at, step) in changes {
+                let at = 12 + (at - 12) % (bytes.len() - 12);
+                if !(40..HEADER_BYTES).contains(&at) {
+                    bytes[at] = bytes[at].wrapping_add_signed(step);
+                }
+            }
+            bytes.truncate(bytes.len() - cut);
+            let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
+            bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+            if let Ok(book) = Book::from_bytes(&bytes) {
+                let listed = book.entries().count();
+                proptest::prop_assert_eq!(listed, book.len());
+                for moves in ["", "4", "44", "1765", "2"] {
+                    let _ = book.score(&pos(moves));
+                }
+            }
+        }
+    }
+
     #[test]
     fn keys_decode_to_their_positions() {
         for moves in ["", "4", "4453", "1111112222", "7654321234567"] {
