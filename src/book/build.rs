@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::{canonical_key, checksum, Book, BookError};
+use super::{canonical_key, checksum, score_limit, Book, BookError};
 use crate::solver::{Limits, Position, Score, Solver};
 
 /// The first eight bytes of a shard progress file.
@@ -504,7 +504,7 @@ impl ShardHeader {
 
     /// The largest score a record of this board may hold.
     fn score_limit(&self) -> i32 {
-        (self.width * self.height / 2 + 1) as i32
+        score_limit(self.width, self.height)
     }
 
     fn from_bytes(bytes: &[u8], path: &Path) -> Result<(ShardHeader, RecordFormat), BuildError> {

@@ -577,7 +577,7 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// The largest score on a board: a win with the first stone possible.
-fn score_limit(width: u32, height: u32) -> i32 {
+pub(crate) fn score_limit(width: u32, height: u32) -> i32 {
     (width * height / 2 + 1) as i32
 }
 
