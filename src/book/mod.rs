@@ -815,6 +815,19 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_count_that_disagrees_with_the_bitmap_is_refused() {
+        // One entry more fits the same score section: only the bitmap can tell.
+        let mut bytes = small_book().to_bytes();
+        bytes[24] += 1;
+        let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
+        bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+        assert!(matches!(
+            Book::from_bytes(&bytes),
+            Err(BookError::Inconsistent { .. })
+        ));
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
         /// A file changed anywhere past its version (by small steps, which keep lengths
