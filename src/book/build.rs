@@ -308,18 +308,13 @@ pub fn build_shard(
     let start = Instant::now();
     progress.update(before, total, 0, Duration::ZERO);
 
-    let parents = options
-        .depth
-        .checked_sub(1)
-        .map_or(&[][..], |above| &levels[above as usize]);
-    let floors = Arc::new(parent_floors(options.parents.as_deref(), parents, &todo));
     let todo = Arc::new(todo);
     let next = Arc::new(AtomicUsize::new(0));
     let (sender, receiver) = mpsc::channel::<(u64, Score)>();
     let workers: Vec<_> = (0..options.threads.max(1))
         .map(|_| {
             let (todo, next, sender) = (Arc::clone(&todo), Arc::clone(&next), sender.clone());
-            let floors = Arc::clone(&floors);
+            let parents = options.parents.clone();
             let bits = options.table_bits;
             std::thread::spawn(move || {
                 let mut solver = Solver::with_table_bits(bits);
@@ -331,7 +326,10 @@ pub fn build_shard(
                     }
                     for position in &todo[first..(first + CHUNK).min(todo.len())] {
                         let key = canonical_key(position);
-                        let floor = floors.get(&key).copied().unwrap_or(Score::new(i8::MIN));
+                        let floor = parents
+                            .as_ref()
+                            .and_then(|book| book.floor(position))
+                            .unwrap_or(Score::new(i8::MIN));
                         let score = solver
                             .solve_between(position, floor, Score::new(i8::MAX), &Limits::default())
                             .expect("a search without limits always finishes");
@@ -373,39 +371,6 @@ pub fn build_shard(
         torn,
         imported,
     })
-}
-
-/// The least score of each position of `todo` (by canonical key) that `book`'s scores of the
-/// positions of `parents` (the level above) imply: a position's move scores at most the
-/// position, so the child scores at least its negation. Empty without a book that fits.
-fn parent_floors(
-    book: Option<&Book>,
-    parents: &[Position],
-    todo: &[Position],
-) -> HashMap<u64, Score> {
-    let Some(book) = book.filter(|b| parents.first().is_some_and(|p| b.fits(p))) else {
-        return HashMap::new();
-    };
-    let wanted: HashSet<u64> = todo.iter().map(canonical_key).collect();
-    let mut floors: HashMap<u64, Score> = HashMap::new();
-    for parent in parents {
-        let Some(score) = book.score(parent) else {
-            continue;
-        };
-        for column in 0..parent.width() {
-            if !parent.can_play(column) || parent.is_winning_move(column) {
-                continue;
-            }
-            let mut child = *parent;
-            child.play_unchecked(parent.cell_in(column));
-            let key = canonical_key(&child);
-            if wanted.contains(&key) {
-                let floor = floors.entry(key).or_insert(score.flipped());
-                *floor = (*floor).max(score.flipped());
-            }
-        }
-    }
-    floors
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -984,14 +949,22 @@ mod tests {
             .filter(|p| needs_entry(p))
             .copied()
             .collect();
-        let floors = parent_floors(Some(&parents), &levels[4], &leaves);
+        let floors: Vec<Score> = leaves.iter().filter_map(|p| parents.floor(p)).collect();
         assert!(
             floors.len() * 10 >= leaves.len() * 9,
             "{} of {}",
             floors.len(),
             leaves.len()
         );
-        assert!(leaves.iter().all(|p| floors[&canonical_key(p)] <= exact(p)));
+        assert!(leaves
+            .iter()
+            .all(|p| parents.floor(p).is_none_or(|f| f <= exact(p))));
+        // The floor is the best of the parents' bounds, not only the first parent's.
+        assert!(leaves.iter().any(|p| parents.floor(p) == Some(exact(p))
+            && parents
+                .score(&p.parents().next().unwrap())
+                .map(Score::flipped)
+                < Some(exact(p))));
         let plain = shard_path(&dir, 5, Shard::ALL);
         build_shard(&plain, &options(5, Shard::ALL), &mut ()).unwrap();
         let bounded = dir.join("bounded");

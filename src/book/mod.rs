@@ -484,6 +484,17 @@ impl Book {
         Some(Score::new(self.score_at(rank) as i8))
     }
 
+    /// The least score of `position` that the book's scores of its parents allow: no move scores
+    /// more than its position, so a position scores at least minus each parent's score. `None`
+    /// when the book holds none of its parents.
+    pub fn floor(&self, position: &Position) -> Option<Score> {
+        position
+            .parents()
+            .filter_map(|parent| self.score(&parent))
+            .map(Score::flipped)
+            .max()
+    }
+
     /// The score of the entry of rank `rank` in the bitmap's order.
     #[inline]
     fn score_at(&self, rank: u64) -> i32 {

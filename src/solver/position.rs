@@ -432,6 +432,25 @@ impl Position {
     pub(crate) fn cell_in(&self, column: u32) -> u64 {
         self.possible() & self.geometry.column_mask(column)
     }
+
+    /// The positions one move earlier from which a move reaches this one: one for every column
+    /// whose top stone is the last mover's, without that stone.
+    pub fn parents(&self) -> impl Iterator<Item = Position> + '_ {
+        let last_mover = self.current ^ self.mask;
+        (0..self.geometry.width).filter_map(move |column| {
+            let stones = self.mask & self.geometry.column_mask(column);
+            // A column is a run of ones from its bottom bit: adding that bit carries to the cell
+            // above the run, and the cell under that is the top stone (of an empty column, a
+            // cell no stone is in).
+            let top = (stones + (self.geometry.bottom & self.geometry.column_mask(column))) >> 1;
+            (top & last_mover != 0).then(|| Position {
+                current: last_mover ^ top,
+                mask: self.mask ^ top,
+                moves: self.moves - 1,
+                geometry: self.geometry,
+            })
+        })
+    }
 }
 
 /// Whether the side to move, whose winning cells are `own_threats`, has two of them stacked
@@ -527,5 +546,39 @@ mod tests {
         let a = pos("1123");
         let b = pos("7765");
         assert_eq!(a.geometry().mirror_key(a.key()), b.key());
+    }
+
+    #[test]
+    fn parents_are_the_positions_a_move_comes_from() {
+        let mut rng = crate::engine::Rng::new(7);
+        for (width, height) in [(7, 6), (4, 3), (1, 5)] {
+            for _ in 0..200 {
+                let mut position = Position::new(width, height).unwrap();
+                while !position.is_won() && !position.is_full() {
+                    let playable: Vec<u32> = (0..width).filter(|&c| position.can_play(c)).collect();
+                    let before = position;
+                    position
+                        .play_column(playable[rng.below(playable.len())])
+                        .unwrap();
+                    let parents: Vec<Position> = position.parents().collect();
+                    assert!(parents.contains(&before), "{position:?}");
+                    for parent in &parents {
+                        let reaches = (0..width).filter(|&c| {
+                            let mut child = *parent;
+                            child.play_column(c).is_ok() && child == position
+                        });
+                        assert_eq!(reaches.count(), 1, "{parent:?} -> {position:?}");
+                    }
+                    // One parent for each column whose top stone the last mover played.
+                    let last_mover = position.current ^ position.mask;
+                    let tops = (0..width).filter(|&c| {
+                        let stones = position.mask & position.geometry.column_mask(c);
+                        stones != 0 && last_mover & (1 << (63 - stones.leading_zeros())) != 0
+                    });
+                    assert_eq!(parents.len(), tops.count(), "{position:?}");
+                }
+            }
+        }
+        assert_eq!(pos("").parents().count(), 0);
     }
 }

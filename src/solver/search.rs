@@ -197,6 +197,13 @@ impl Solver {
         self.book.as_ref()?.score(position)
     }
 
+    /// The least score of `position` that the book's scores of its parents allow
+    /// ([`Book::floor`]).
+    pub fn known_floor(&mut self, position: &Position) -> Option<Score> {
+        self.load_pending_book();
+        self.book.as_ref()?.floor(position)
+    }
+
     /// Searches exact scores ([`solve`](Self::solve), [`analyze`](Self::analyze) and the like)
     /// with `threads` threads sharing the table (1, the default, to [`MAX_THREADS`]). Helpers start only
     /// once a search has taken [`PARALLEL_MIN_NODES`] nodes, so small searches stay on one
@@ -253,8 +260,9 @@ impl Solver {
     }
 
     /// [`solve_within`](Self::solve_within) for a position whose score is already known to lie
-    /// in `known_lower..=known_upper` (from an interrupted search, or from its parent's score):
-    /// the search skips the windows outside. Bounds that are wrong give a wrong score.
+    /// in `known_lower..=known_upper` (from an interrupted search): the search skips the windows
+    /// outside. Bounds that are wrong give a wrong score. The book's scores of the position's
+    /// parents raise the floor too ([`known_floor`](Self::known_floor)).
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds proven so far.
@@ -273,7 +281,14 @@ impl Solver {
         if let Some(score) = self.book_score(position) {
             return Ok(score);
         }
+        // The book's floor is often the score itself (a parent's best move leads here), so when
+        // it is the bound that binds it is probed first. Measured on `analyze` of 60 ply-9
+        // positions with the depth-9 book: the floor took 9% of the nodes off, probing it first
+        // 8% more; on solving ply-10 positions 22-27% and then -3% to +0.5%.
+        let floor = self.known_floor(position).filter(|&f| f > known_lower);
+        let known_lower = floor.unwrap_or(known_lower);
         lower = lower.max(i32::from(known_lower.value())).min(upper);
+        let mut floor_first = floor.is_some_and(|f| i32::from(f.value()) == lower);
         upper = upper.min(i32::from(known_upper.value())).max(lower);
         self.arm(position, limits);
         let start = self.nodes;
@@ -298,6 +313,10 @@ impl Solver {
                 // The sign is known and the score is small: try the bound nearest zero, where
                 // the scores of such positions gather.
                 middle = if lower >= 1 { lower } else { upper - 1 };
+            }
+            if floor_first {
+                middle = lower;
+                floor_first = false;
             }
             let result = self.search(position, middle, middle + 1);
             if self.interrupted {
@@ -342,6 +361,12 @@ impl Solver {
         }
         if let Some(score) = self.book_score(position) {
             return Ok(i32::from(score.value()) <= bound);
+        }
+        if self
+            .known_floor(position)
+            .is_some_and(|floor| i32::from(floor.value()) > bound)
+        {
+            return Ok(false);
         }
         self.arm(position, limits);
         let result = self.search(position, bound, bound + 1);
@@ -412,10 +437,6 @@ impl Solver {
         let moves = position.moves_played() as i32;
         let mut scores = Vec::with_capacity(position.width() as usize);
         let start = self.nodes;
-        // No column scores more than the position, so every child scores at least its negation.
-        let floor = self
-            .book_score(position)
-            .map_or(Score::new(i8::MIN), Score::flipped);
         for column in 0..position.width() {
             if finished || !position.can_play(column) {
                 scores.push(None);
@@ -430,15 +451,13 @@ impl Solver {
                         .map(|n| n.saturating_sub(self.nodes - start)),
                     ..limits.clone()
                 };
-                let score = self
-                    .solve_between(&child, floor, Score::new(i8::MAX), &shared)
-                    .map_err(|e| match e {
-                        SolverError::Interrupted { lower, upper } => SolverError::Interrupted {
-                            lower: upper.flipped(),
-                            upper: lower.flipped(),
-                        },
-                        other => other,
-                    })?;
+                let score = self.solve_within(&child, &shared).map_err(|e| match e {
+                    SolverError::Interrupted { lower, upper } => SolverError::Interrupted {
+                        lower: upper.flipped(),
+                        upper: lower.flipped(),
+                    },
+                    other => other,
+                })?;
                 scores.push(Some(score.flipped()));
             }
         }
@@ -1025,7 +1044,7 @@ mod tests {
     fn known_bounds_and_a_book_score_narrow_the_search_not_the_answer() {
         // 5x4 positions with ten stones from random games, scored exhaustively: solving inside
         // any bounds that hold finds the same score, and so does analysing them with a book
-        // that holds them (each column then starts bounded by the position's score).
+        // that holds them (each column then starts at the floor its parents' scores give).
         let mut positions = Vec::new();
         random_games(5, 4, 60, 0x5851_f42d_4c95_7f2d, |position| {
             if position.moves_played() == 10 {
@@ -1037,8 +1056,7 @@ mod tests {
             .iter()
             .map(|(p, score)| (crate::book::canonical_key(p), Score::new(*score as i8)));
         let book = Arc::new(Book::from_scores(5, 4, 10, entries.collect::<Vec<_>>()).unwrap());
-        let mut with_book = Solver::with_table_bits(16);
-        with_book.set_book(Some(book));
+        let (mut analyzed, mut analyzed_plain) = (0, 0);
         for (position, score) in &positions {
             for (below, above) in [(0, 0), (3, 0), (0, 2), (1, 1), (20, 20)] {
                 let mut solver = Solver::with_table_bits(16);
@@ -1053,12 +1071,38 @@ mod tests {
             }
             let mut plain = Solver::with_table_bits(16);
             plain.set_book(None);
+            let mut with_book = Solver::with_table_bits(16);
+            with_book.set_book(Some(Arc::clone(&book)));
             assert_eq!(
                 with_book.analyze(position),
                 plain.analyze(position),
                 "{position:?}"
             );
+            analyzed += with_book.nodes();
+            analyzed_plain += plain.nodes();
+            for column in (0..5).filter(|&c| position.can_play(c) && !position.is_winning_move(c)) {
+                let mut child = *position;
+                child.play_column(column).unwrap();
+                let floor = with_book
+                    .known_floor(&child)
+                    .expect("the position is a parent");
+                assert!(floor.value() as i32 >= -score, "{child:?}");
+                assert!(floor.value() as i32 <= exhaustive(&child), "{child:?}");
+                // A bound under the floor is answered without a search.
+                let nodes = with_book.nodes();
+                let below = Score::new(floor.value() - 1);
+                assert_eq!(
+                    with_book.is_at_most_within(&child, below, &Limits::default()),
+                    Ok(false)
+                );
+                assert_eq!(with_book.nodes(), nodes);
+            }
         }
+        // The floors narrowed the columns' searches.
+        assert!(
+            analyzed < analyzed_plain,
+            "{analyzed} nodes with the book, {analyzed_plain} without"
+        );
     }
 
     #[test]
