@@ -15,10 +15,12 @@
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use crate::book::Book;
 use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
 use crate::notation::play_moves;
 use crate::rules::{Game, Variant};
@@ -58,8 +60,8 @@ pub struct BatchOptions {
     pub table_bits: u32,
     /// Threads per exact search.
     pub threads: usize,
-    /// Whether the solver consults the built-in opening book.
-    pub book: bool,
+    /// The opening book the solver consults: the built-in one by default, `None` for none.
+    pub book: Option<Arc<Book>>,
 }
 
 impl Default for BatchOptions {
@@ -70,7 +72,7 @@ impl Default for BatchOptions {
             height: BENCH_HEIGHT,
             table_bits: DEFAULT_TABLE_BITS,
             threads: 1,
-            book: true,
+            book: Book::embedded(),
         }
     }
 }
@@ -86,11 +88,7 @@ pub fn run_batch_solve(
     mut out: impl Write,
     opts: &BatchOptions,
 ) -> io::Result<()> {
-    let mut solver = Solver::with_table_bits(opts.table_bits);
-    solver.set_threads(opts.threads);
-    if !opts.book {
-        solver.set_book(None);
-    }
+    let mut solver = solver(opts.table_bits, opts.threads, &opts.book);
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -162,6 +160,14 @@ fn percentile(times: &[Duration], p: usize) -> Duration {
     times[rank - 1]
 }
 
+/// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`.
+fn solver(table_bits: u32, threads: usize, book: &Option<Arc<Book>>) -> Solver {
+    let mut solver = Solver::with_table_bits(table_bits);
+    solver.set_threads(threads);
+    solver.set_book(book.clone());
+    solver
+}
+
 fn first_field(line: &str) -> &str {
     line.split([' ', '\t', '\r']).next().unwrap_or("")
 }
@@ -197,8 +203,8 @@ pub struct BenchOptions {
     pub threads: usize,
     /// What is timed per position.
     pub task: BenchTask,
-    /// Whether the solver consults the built-in opening book.
-    pub book: bool,
+    /// The opening book the solver consults: the built-in one by default, `None` for none.
+    pub book: Option<Arc<Book>>,
 }
 
 /// What [`run_bench`] times per position, and so what its files hold after the moves.
@@ -219,7 +225,7 @@ impl Default for BenchOptions {
             table_bits: DEFAULT_TABLE_BITS,
             threads: 1,
             task: BenchTask::Solve,
-            book: true,
+            book: Book::embedded(),
         }
     }
 }
@@ -296,11 +302,7 @@ pub fn run_bench(
             })
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
-    let mut solver = Solver::with_table_bits(opts.table_bits);
-    solver.set_threads(opts.threads);
-    if !opts.book {
-        solver.set_book(None);
-    }
+    let mut solver = solver(opts.table_bits, opts.threads, &opts.book);
     let mut report = BenchReport::default();
     for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
@@ -378,11 +380,7 @@ pub fn run_bench(
 /// Solves the empty 7x6 board with a fresh table and writes its score, time, nodes, table size
 /// and best column: the benchmark's longest single solve.
 pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
-    let mut solver = Solver::with_table_bits(opts.table_bits);
-    solver.set_threads(opts.threads);
-    if !opts.book {
-        solver.set_book(None);
-    }
+    let mut solver = solver(opts.table_bits, opts.threads, &opts.book);
     let position = Position::new(BENCH_WIDTH, BENCH_HEIGHT).map_err(io::Error::other)?;
     let start = Instant::now();
     let score = solver.solve(&position);

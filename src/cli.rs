@@ -1,17 +1,21 @@
 //! The command line: `c4 [--strict]` (the protocol interpreter) and the subcommands `play`,
 //! `solve` and `bench`, parsed by clap, with every help and usage text generated from the
-//! definitions here. This module turns flags into each front end's settings; it runs nothing.
+//! definitions here. This module turns flags into each front end's settings (reading the book
+//! file `--book` names); it runs nothing.
 //!
 //! Exit statuses, kept by `main.rs`: [`EXIT_SUCCESS`], [`EXIT_FAILURE`], [`EXIT_USAGE`].
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
+use crate::book::build::{read_book, BuildError};
 use crate::book::cli::BookArgs;
+use crate::book::Book;
 use crate::play::{PlayOptions, SettingError};
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
 
@@ -112,22 +116,37 @@ pub struct SolveArgs {
     /// Search without the built-in opening book
     #[arg(long)]
     pub no_book: bool,
+    /// Consult this book file (made by c4 book) instead of the built-in one
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
 }
 
 impl SolveArgs {
     /// The batch settings these flags describe.
-    pub fn options(&self) -> BatchOptions {
+    ///
+    /// # Errors
+    /// The `--book` file cannot be read or is not a book.
+    pub fn options(&self) -> Result<BatchOptions, BuildError> {
         let mode = match (self.weak, self.analyze) {
             (true, _) => BatchMode::Weak,
             (_, true) => BatchMode::Analyze,
             _ => BatchMode::Score,
         };
-        BatchOptions {
+        Ok(BatchOptions {
             mode,
             threads: self.threads,
-            book: !self.no_book,
+            book: chosen_book(self.no_book, self.book.as_deref())?,
             ..BatchOptions::default()
-        }
+        })
+    }
+}
+
+/// The book `--no-book` and `--book FILE` choose: none, the file's, or the built-in one.
+fn chosen_book(no_book: bool, file: Option<&Path>) -> Result<Option<Arc<Book>>, BuildError> {
+    match file {
+        _ if no_book => Ok(None),
+        Some(path) => Ok(Some(Arc::new(read_book(path)?))),
+        None => Ok(Book::embedded()),
     }
 }
 
@@ -156,6 +175,9 @@ pub struct BenchArgs {
     /// Search without the built-in opening book
     #[arg(long)]
     pub no_book: bool,
+    /// Consult this book file (made by c4 book) instead of the built-in one
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
     /// Benchmark files, e.g. fixtures/bench/*.txt (at least one, unless --empty)
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -163,8 +185,11 @@ pub struct BenchArgs {
 
 impl BenchArgs {
     /// The benchmark settings these flags describe.
-    pub fn options(&self) -> BenchOptions {
-        BenchOptions {
+    ///
+    /// # Errors
+    /// The `--book` file cannot be read or is not a book.
+    pub fn options(&self) -> Result<BenchOptions, BuildError> {
+        Ok(BenchOptions {
             step: self.step,
             limit: self.limit,
             table_bits: self.bits,
@@ -174,8 +199,8 @@ impl BenchArgs {
             } else {
                 BenchTask::Solve
             },
-            book: !self.no_book,
-        }
+            book: chosen_book(self.no_book, self.book.as_deref())?,
+        })
     }
 
     /// Refuses a benchmark of nothing: files are required unless `--empty` is given.
@@ -439,10 +464,9 @@ mod tests {
         let Some(Mode::Solve(solve)) = parse("c4 solve --weak --threads 2").unwrap().command else {
             panic!("not solve");
         };
-        assert_eq!(
-            (solve.options().mode, solve.options().threads),
-            (BatchMode::Weak, 2)
-        );
+        let options = solve.options().unwrap();
+        assert_eq!((options.mode, options.threads), (BatchMode::Weak, 2));
+        assert!(options.book.is_some());
         let Some(Mode::Bench(bench)) = parse("c4 bench --step 5 --limit 3 a.txt b.txt")
             .unwrap()
             .command
@@ -463,6 +487,14 @@ mod tests {
         assert_eq!(kind("c4 bench --step 0 a.txt"), ErrorKind::ValueValidation);
         assert_eq!(kind("c4 bench --empty a.txt"), ErrorKind::ArgumentConflict);
         assert_eq!(kind("c4 --strict solve"), ErrorKind::ArgumentConflict);
+        assert_eq!(
+            kind("c4 solve --book a.book --no-book"),
+            ErrorKind::ArgumentConflict
+        );
+        let Some(Mode::Solve(solve)) = parse("c4 solve --no-book").unwrap().command else {
+            panic!("not solve");
+        };
+        assert!(solve.options().unwrap().book.is_none());
         let Some(Mode::Bench(bench)) = parse("c4 bench").unwrap().command else {
             panic!("not bench");
         };

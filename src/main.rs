@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use c4::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError};
+use c4::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchOptions};
+use c4::book::build::BuildError;
 use c4::cli::{usage_error, BenchArgs, Cli, Mode, EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE};
 use c4::protocol::{self, ugi, Exit, Options};
 use c4::textio::describe;
@@ -32,18 +33,26 @@ fn main() -> ExitCode {
             Ok(options) => c4::play::run_stdio(options).map(|()| EXIT_SUCCESS),
             Err(e) => return clap_exit(&usage_error(Some("play"), e)),
         },
-        Some(Mode::Solve(args)) => {
-            let stdout = BufWriter::new(io::stdout().lock());
-            run_batch_solve(io::stdin().lock(), stdout, &args.options()).map(|()| EXIT_SUCCESS)
-        }
-        Some(Mode::Bench(args)) => match args.check().map(|()| bench(&args)) {
-            Err(e) => return clap_exit(&e),
-            Ok(Ok(code)) => Ok(code),
-            Ok(Err(e @ BenchError::Read { .. })) => {
-                eprintln!("c4 bench: {e}");
-                return ExitCode::from(EXIT_USAGE);
+        Some(Mode::Solve(args)) => match args.options() {
+            Ok(options) => {
+                let stdout = BufWriter::new(io::stdout().lock());
+                run_batch_solve(io::stdin().lock(), stdout, &options).map(|()| EXIT_SUCCESS)
             }
-            Ok(Err(BenchError::Output(e))) => Err(e),
+            Err(e) => return unusable_book("solve", &e),
+        },
+        Some(Mode::Bench(args)) => match args.check() {
+            Err(e) => return clap_exit(&e),
+            Ok(()) => match args.options() {
+                Err(e) => return unusable_book("bench", &e),
+                Ok(options) => match bench(&args, &options) {
+                    Ok(code) => Ok(code),
+                    Err(e @ BenchError::Read { .. }) => {
+                        eprintln!("c4 bench: {e}");
+                        return ExitCode::from(EXIT_USAGE);
+                    }
+                    Err(BenchError::Output(e)) => Err(e),
+                },
+            },
         },
         Some(Mode::Book(args)) => return c4::book::cli::main(args),
         Some(Mode::Ugi) => {
@@ -73,11 +82,17 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
     })
 }
 
+/// A `--book` file that cannot be used: said on stderr, status [`EXIT_USAGE`].
+fn unusable_book(mode: &str, e: &BuildError) -> ExitCode {
+    eprintln!("c4 {mode}: cannot load book {e}");
+    ExitCode::from(EXIT_USAGE)
+}
+
 /// `c4 bench`: the empty board, or the files given; 1 when a score did not match.
-fn bench(args: &BenchArgs) -> Result<u8, BenchError> {
+fn bench(args: &BenchArgs, options: &BenchOptions) -> Result<u8, BenchError> {
     let mut stdout = BufWriter::new(io::stdout().lock());
     if args.empty {
-        run_empty_board_bench(&mut stdout, &args.options())?;
+        run_empty_board_bench(&mut stdout, options)?;
         stdout.flush()?;
         return Ok(EXIT_SUCCESS);
     }
@@ -85,7 +100,7 @@ fn bench(args: &BenchArgs) -> Result<u8, BenchError> {
     let progress = stderr
         .is_terminal()
         .then_some(&mut stderr as &mut dyn Write);
-    let report = run_bench(&args.files, &mut stdout, &args.options(), progress)?;
+    let report = run_bench(&args.files, &mut stdout, options, progress)?;
     stdout.flush()?;
     let exact = report.sets.iter().all(|set| set.is_exact());
     Ok(if exact { EXIT_SUCCESS } else { EXIT_FAILURE })

@@ -147,6 +147,65 @@ fn verify_exits_1_on_a_wrong_entry() {
 }
 
 #[test]
+fn solve_and_bench_consult_the_book_file_they_are_given() {
+    let dir = scratch("flag");
+    // A 12-stone position of score 9 and a book that says 8: the book's answer shows that the
+    // file was consulted, and bench then finds a wrong score.
+    let moves = "623535225567";
+    let path = dir.join("wrong.book");
+    let book = Book::from_scores(7, 6, 12, [(canonical_key(&pos(moves)), Score::new(8))]).unwrap();
+    std::fs::write(&path, book.to_bytes()).unwrap();
+    let file = path.to_str().unwrap();
+    let solve = |args: &[&str]| {
+        let output = Command::cargo_bin("c4")
+            .unwrap()
+            .args(args)
+            .write_stdin(format!("{moves}\n"))
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+            output.status.code().unwrap(),
+        )
+    };
+    assert_eq!(solve(&["solve", "--book", file]).0, format!("{moves} 8\n"));
+    assert_eq!(solve(&["solve"]).0, format!("{moves} 9\n"));
+    assert_eq!(solve(&["solve", "--no-book"]).0, format!("{moves} 9\n"));
+    // Its columns start at the floor the book gives them, minus 8: too high for the two
+    // columns that keep the score 9, so they are given as 8.
+    let (out, _, _) = solve(&["solve", "--analyze", "--book", file]);
+    assert_eq!(out, format!("{moves} -2 0 8 0 -2 8 -2\n"));
+    let (out, _, _) = solve(&["solve", "--analyze"]);
+    assert_eq!(out, format!("{moves} -2 0 9 0 -2 9 -2\n"));
+
+    let bench = dir.join("bench.txt");
+    std::fs::write(&bench, format!("{moves} 9\n")).unwrap();
+    let (out, _, code) = c4(&["bench", "--book", file, bench.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    let (out, _, code) = c4(&["bench", bench.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+
+    let missing = dir.join("missing.book");
+    let (out, err, code) = solve(&["solve", "--book", missing.to_str().unwrap()]);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!(
+        err,
+        format!(
+            "c4 solve: cannot load book {}: no such file or directory\n",
+            missing.display()
+        )
+    );
+    let (_, err, code) = c4(&["bench", "--book", bench.to_str().unwrap(), "--empty"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a c4 book file"), "{err}");
+    let (_, err, code) = c4(&["bench", "--book", file, "--no-book", "--empty"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_format_1_book_is_read_and_described_as_such() {
     let dir = scratch("format1");
     // Format 1: the header, then `key << 8 | score` per entry, sorted.

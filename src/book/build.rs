@@ -33,6 +33,7 @@ use thiserror::Error;
 
 use super::{canonical_key, checksum, score_limit, Book, BookError};
 use crate::solver::{Limits, Position, Score, Solver};
+use crate::textio::describe;
 
 /// The first eight bytes of a shard progress file.
 const SHARD_MAGIC: &[u8; 8] = b"c4-shard";
@@ -49,7 +50,7 @@ const CHUNK: usize = 8;
 #[derive(Debug, Error)]
 pub enum BuildError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {}", path.display(), describe(source))]
     Io {
         /// The file.
         path: PathBuf,
