@@ -88,7 +88,7 @@ pub fn run_batch_solve(
     mut out: impl Write,
     opts: &BatchOptions,
 ) -> io::Result<()> {
-    let mut solver = solver(opts.table_bits, opts.threads, &opts.book);
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -161,10 +161,10 @@ fn percentile(times: &[Duration], p: usize) -> Duration {
 }
 
 /// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`.
-fn solver(table_bits: u32, threads: usize, book: &Option<Arc<Book>>) -> Solver {
+fn solver(table_bits: u32, threads: usize, book: Option<&Arc<Book>>) -> Solver {
     let mut solver = Solver::with_table_bits(table_bits);
     solver.set_threads(threads);
-    solver.set_book(book.clone());
+    solver.set_book(book.cloned());
     solver
 }
 
@@ -302,7 +302,7 @@ pub fn run_bench(
             })
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
-    let mut solver = solver(opts.table_bits, opts.threads, &opts.book);
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
     let mut report = BenchReport::default();
     for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
@@ -380,7 +380,7 @@ pub fn run_bench(
 /// Solves the empty 7x6 board with a fresh table and writes its score, time, nodes, table size
 /// and best column: the benchmark's longest single solve.
 pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
-    let mut solver = solver(opts.table_bits, opts.threads, &opts.book);
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
     let position = Position::new(BENCH_WIDTH, BENCH_HEIGHT).map_err(io::Error::other)?;
     let start = Instant::now();
     let score = solver.solve(&position);

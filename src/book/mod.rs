@@ -488,6 +488,9 @@ impl Book {
     /// more than its position, so a position scores at least minus each parent's score. `None`
     /// when the book holds none of its parents.
     pub fn floor(&self, position: &Position) -> Option<Score> {
+        if position.moves_played() > self.depth + 1 {
+            return None;
+        }
         position
             .parents()
             .filter_map(|parent| self.score(&parent))

@@ -434,20 +434,23 @@ impl Position {
     }
 
     /// The positions one move earlier from which a move reaches this one: one for every column
-    /// whose top stone is the last mover's, without that stone.
-    pub fn parents(&self) -> impl Iterator<Item = Position> + '_ {
-        let last_mover = self.current ^ self.mask;
-        (0..self.geometry.width).filter_map(move |column| {
-            let stones = self.mask & self.geometry.column_mask(column);
+    /// whose top stone is the last mover's, without that stone. (Of a won position, some may be
+    /// won already: only a position still in play has only positions in play as parents.)
+    pub(crate) fn parents(&self) -> impl Iterator<Item = Position> {
+        let position = *self;
+        let last_mover = position.current ^ position.mask;
+        (0..position.geometry.width).filter_map(move |column| {
+            let geometry = &position.geometry;
+            let stones = position.mask & geometry.column_mask(column);
             // A column is a run of ones from its bottom bit: adding that bit carries to the cell
             // above the run, and the cell under that is the top stone (of an empty column, a
             // cell no stone is in).
-            let top = (stones + (self.geometry.bottom & self.geometry.column_mask(column))) >> 1;
+            let top = (stones + (geometry.bottom & geometry.column_mask(column))) >> 1;
             (top & last_mover != 0).then(|| Position {
                 current: last_mover ^ top,
-                mask: self.mask ^ top,
-                moves: self.moves - 1,
-                geometry: self.geometry,
+                mask: position.mask ^ top,
+                moves: position.moves - 1,
+                geometry: position.geometry,
             })
         })
     }

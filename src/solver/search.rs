@@ -199,16 +199,17 @@ impl Solver {
 
     /// The least score of `position` that the book's scores of its parents allow
     /// ([`Book::floor`]).
-    pub fn known_floor(&mut self, position: &Position) -> Option<Score> {
+    fn known_floor(&mut self, position: &Position) -> Option<Score> {
         self.load_pending_book();
         self.book.as_ref()?.floor(position)
     }
 
     /// Searches exact scores ([`solve`](Self::solve), [`analyze`](Self::analyze) and the like)
-    /// with `threads` threads sharing the table (1, the default, to [`MAX_THREADS`]). Helpers start only
-    /// once a search has taken [`PARALLEL_MIN_NODES`] nodes, so small searches stay on one
-    /// thread; single-probe searches (weak, [`is_at_most_within`](Self::is_at_most_within))
-    /// always do.
+    /// with `threads` threads sharing the table (1, the default, to [`MAX_THREADS`]). Helpers
+    /// join a search only once it has taken [`PARALLEL_MIN_NODES`] nodes, so small searches stay
+    /// on one thread; single-probe searches (weak, [`is_at_most_within`](Self::is_at_most_within))
+    /// always do. [`analyze`](Self::analyze) instead solves its columns side by side, when two or
+    /// more need a search.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, MAX_THREADS);
     }
@@ -423,11 +424,11 @@ impl Solver {
 
     /// [`analyze`](Self::analyze), unless `limits` stop the search first; the limits apply to
     /// the whole analysis. With more than one thread ([`set_threads`](Self::set_threads)) and no
-    /// node limit, the columns are solved side by side, a column to a thread.
+    /// node limit, the columns that need a search are solved side by side, a column to a thread.
     ///
     /// # Errors
-    /// [`SolverError::Interrupted`] with the bounds of the first column (left to right) that was
-    /// being solved when it stopped.
+    /// [`SolverError::Interrupted`] with the bounds of the leftmost column whose search was
+    /// stopped.
     pub fn analyze_within(
         &mut self,
         position: &Position,
@@ -443,20 +444,23 @@ impl Solver {
         // end together, and their table entries serve the other columns.
         let columns = centre_out(position.width()).iter().map(|&c| u32::from(c));
         for column in columns.filter(|&c| !finished && position.can_play(c)) {
-            if position.is_winning_move(column) {
-                scores[column as usize] = Some(Score::new(((area + 1 - moves) / 2) as i8));
+            let mut child = *position;
+            child.play_unchecked(position.cell_in(column));
+            scores[column as usize] = if position.is_winning_move(column) {
+                Some(Score::new(((area + 1 - moves) / 2) as i8))
             } else {
-                searched.push(column);
-            }
+                let known = self.book_score(&child).map(Score::flipped);
+                if known.is_none() {
+                    searched.push((column, child));
+                }
+                known
+            };
         }
-        let found = if self.threads > 1 && searched.len() > 1 && limits.max_nodes.is_none() {
-            self.solve_columns_side_by_side(position, &searched, limits)
+        let mut found = if self.threads > 1 && searched.len() > 1 && limits.max_nodes.is_none() {
+            self.solve_side_by_side(&searched, limits)
         } else {
-            self.solve_columns_in_turn(position, &searched, limits)
+            self.solve_in_turn(&searched, limits)
         };
-        // The first column to fail, left to right, is reported.
-        let mut found: Vec<(u32, Result<Score, SolverError>)> =
-            searched.into_iter().zip(found).collect();
         found.sort_by_key(|&(column, _)| column);
         for (column, result) in found {
             let score = result.map_err(|e| match e {
@@ -471,28 +475,25 @@ impl Solver {
         Ok(scores)
     }
 
-    /// The score of the position after each of `columns`, one after the other, within one
-    /// budget of nodes; the first that fails is the last.
-    fn solve_columns_in_turn(
+    /// The scores of `children` (each with the column that reaches it), one after the other,
+    /// within one budget of nodes, up to the first that fails.
+    fn solve_in_turn(
         &mut self,
-        position: &Position,
-        columns: &[u32],
+        children: &[(u32, Position)],
         limits: &Limits,
-    ) -> Vec<Result<Score, SolverError>> {
+    ) -> Vec<(u32, Result<Score, SolverError>)> {
         let start = self.nodes;
-        let mut found = Vec::with_capacity(columns.len());
-        for &column in columns {
-            let mut child = *position;
-            child.play_unchecked(position.cell_in(column));
+        let mut found = Vec::with_capacity(children.len());
+        for (column, child) in children {
             let shared = Limits {
                 max_nodes: limits
                     .max_nodes
                     .map(|n| n.saturating_sub(self.nodes - start)),
                 ..limits.clone()
             };
-            let result = self.solve_within(&child, &shared);
+            let result = self.solve_within(child, &shared);
             let failed = result.is_err();
-            found.push(result);
+            found.push((*column, result));
             if failed {
                 break;
             }
@@ -500,36 +501,37 @@ impl Solver {
         found
     }
 
-    /// The score of the position after each of `columns`, on this solver's threads at once:
-    /// each thread takes the next column when it has finished one, all on the shared table.
-    /// (Helpers joining one search barely help `analyze`: on 20 ply-12 positions two threads
-    /// that way took as long as one.)
-    fn solve_columns_side_by_side(
+    /// The scores of `children` (each with the column that reaches it) on this solver's
+    /// threads at once: each thread takes the next child when it has finished one, all on the
+    /// shared table, and none starts once a search has been stopped. (Helpers joining one search
+    /// barely help `analyze`: on 20 ply-12 positions two threads that way took as long as one.)
+    fn solve_side_by_side(
         &mut self,
-        position: &Position,
-        columns: &[u32],
+        children: &[(u32, Position)],
         limits: &Limits,
-    ) -> Vec<Result<Score, SolverError>> {
+    ) -> Vec<(u32, Result<Score, SolverError>)> {
         // Settles the board first, so that no thread clears the shared table under another.
-        self.arm(position, limits);
+        self.arm(&children[0].1, limits);
         let next = AtomicUsize::new(0);
+        let stopped = AtomicBool::new(false);
         let found: Vec<OnceLock<Result<Score, SolverError>>> =
-            columns.iter().map(|_| OnceLock::new()).collect();
-        let child = |index: usize| {
-            let mut child = *position;
-            child.play_unchecked(position.cell_in(columns[index]));
-            child
-        };
-        let work = |solver: &mut Solver| loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= columns.len() {
-                break;
+            children.iter().map(|_| OnceLock::new()).collect();
+        let work = |solver: &mut Solver| {
+            while !stopped.load(Ordering::Relaxed) {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some((_, child)) = children.get(index) else {
+                    break;
+                };
+                let result = solver.solve_within(child, limits);
+                if result.is_err() {
+                    stopped.store(true, Ordering::Relaxed);
+                }
+                let _ = found[index].set(result);
             }
-            let _ = found[index].set(solver.solve_within(&child(index), limits));
         };
         let threads = std::mem::replace(&mut self.threads, 1);
         let helper_nodes: u64 = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads.min(columns.len()))
+            let helpers: Vec<_> = (1..threads.min(children.len()))
                 .filter_map(|_| {
                     let mut helper = self.helper();
                     std::thread::Builder::new()
@@ -548,16 +550,17 @@ impl Solver {
         });
         self.threads = threads;
         self.nodes += helper_nodes;
-        // A column a failed thread left unsolved is solved here.
-        found
-            .into_iter()
-            .enumerate()
-            .map(|(index, result)| {
-                result
-                    .into_inner()
-                    .unwrap_or_else(|| self.solve_within(&child(index), limits))
-            })
-            .collect()
+        let stopped = stopped.into_inner();
+        let mut solved = Vec::with_capacity(children.len());
+        for ((column, child), result) in children.iter().zip(found) {
+            match result.into_inner() {
+                Some(result) => solved.push((*column, result)),
+                // Left by a thread that failed; after a stop, never started.
+                None if !stopped => solved.push((*column, self.solve_within(child, limits))),
+                None => {}
+            }
+        }
+        solved
     }
 
     /// The exact score of `position` and one column (0-based) that reaches it, `None` if the
@@ -1253,15 +1256,21 @@ mod tests {
 
     #[test]
     fn columns_solved_side_by_side_score_as_one_thread_does() {
-        // Begin-medium positions of 11 and 12 stones, past the book; then a position with a
-        // full column and a winning move, and 5x4 positions.
-        let mut positions: Vec<Position> = ["36641613257", "443555434413", "4441154555"]
-            .iter()
-            .map(|moves| {
-                let columns: Vec<u8> = moves.bytes().map(|c| c - b'1').collect();
-                Position::from_moves(7, 6, &columns).unwrap()
-            })
-            .collect();
+        // Begin-medium positions of 10 to 12 stones, past the book (the last with a winning
+        // move), one with a full column, one inside the book, and 5x4 positions.
+        let mut positions: Vec<Position> = [
+            "36641613257",
+            "4441154555",
+            "443555434413",
+            "444444121212",
+            "44",
+        ]
+        .iter()
+        .map(|moves| {
+            let columns: Vec<u8> = moves.bytes().map(|c| c - b'1').collect();
+            Position::from_moves(7, 6, &columns).unwrap()
+        })
+        .collect();
         random_games(5, 4, 10, 0x9e37_79b9, |p| positions.push(*p));
         for position in &positions {
             let mut alone = Solver::with_table_bits(18);
@@ -1272,10 +1281,19 @@ mod tests {
                 alone.analyze(position),
                 "{position:?}"
             );
-            assert!(pair.nodes() > 0 || alone.nodes() == 0);
             // Both threads are done with the tables.
             assert_eq!(Arc::strong_count(&pair.table), 1);
         }
+        let full = &positions[3];
+        assert!(!full.can_play(3) && full.is_winning_move(0));
+        // Inside the book nothing is searched, on any thread.
+        let mut pair = Solver::new();
+        pair.set_threads(2);
+        assert!(pair.analyze(&positions[4]).iter().all(Option::is_some));
+        assert_eq!(pair.nodes(), 0);
+
+        // Once a column's search is stopped, no other column starts: each of the two threads
+        // searches one column until it looks at its limits.
         let mut pair = Solver::with_table_bits(18);
         pair.set_threads(2);
         pair.set_book(None);
@@ -1288,6 +1306,7 @@ mod tests {
             Err(SolverError::Interrupted { lower, upper }) => assert!(lower <= upper),
             other => panic!("expected an interruption, got {other:?}"),
         }
+        assert!(pair.nodes() <= 3 * CHECK_INTERVAL, "{}", pair.nodes());
         assert_eq!(Arc::strong_count(&pair.table), 1);
     }
 
