@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use c4::batch::{run_bench, BenchOptions};
+use c4::book::Book;
 
 /// The samples and how many positions each holds.
 const SAMPLES: [(&str, usize); 6] = [
@@ -15,13 +16,16 @@ const SAMPLES: [(&str, usize); 6] = [
     ("begin-hard.txt", 5),
 ];
 
-fn check_samples(threads: usize) {
+/// Checks every sample with `threads` threads, with the built-in book or (`book` false)
+/// without any: the sets start at ply 8, so the book answers many of their positions itself.
+fn check_samples(threads: usize, book: bool) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench");
     for (file, count) in SAMPLES {
         let path = dir.join(file);
         let opts = BenchOptions {
             table_bits: 22,
             threads,
+            book: if book { Book::embedded() } else { None },
             ..BenchOptions::default()
         };
         let mut summary = Vec::new();
@@ -37,12 +41,14 @@ fn check_samples(threads: usize) {
 
 #[test]
 fn sampled_bench_positions_get_their_exact_scores() {
-    check_samples(1);
+    check_samples(1, true);
+    check_samples(1, false);
 }
 
 /// Helper threads write the shared table while the main thread reads it: the scores must not
-/// change. The medium and hard samples take more than enough nodes for helpers to start.
+/// change. Without the book, the medium and hard samples take more than enough nodes for
+/// helpers to start.
 #[test]
 fn two_threads_get_the_same_exact_scores() {
-    check_samples(2);
+    check_samples(2, false);
 }
