@@ -449,7 +449,12 @@ impl Solver {
             scores[column as usize] = if position.is_winning_move(column) {
                 Some(Score::new(((area + 1 - moves) / 2) as i8))
             } else {
-                let known = self.book_score(&child).map(Score::flipped);
+                // A child whose mover wins at once needs no search, nor a thread.
+                let known = if child.can_win_next() {
+                    Some(Score::new(-((area - moves) / 2) as i8))
+                } else {
+                    self.book_score(&child).map(Score::flipped)
+                };
                 if known.is_none() {
                     searched.push((column, child));
                 }
