@@ -444,11 +444,11 @@ impl Solver {
         // end together, and their table entries serve the other columns.
         let columns = centre_out(position.width()).iter().map(|&c| u32::from(c));
         for column in columns.filter(|&c| !finished && position.can_play(c)) {
-            let mut child = *position;
-            child.play_unchecked(position.cell_in(column));
             scores[column as usize] = if position.is_winning_move(column) {
                 Some(Score::new(((area + 1 - moves) / 2) as i8))
             } else {
+                let mut child = *position;
+                child.play_unchecked(position.cell_in(column));
                 // A child whose mover wins at once needs no search, nor a thread.
                 let known = if child.can_win_next() {
                     Some(Score::new(-((area - moves) / 2) as i8))
