@@ -644,7 +644,7 @@ pub struct MergeReport {
 ///
 /// # Errors
 /// An unreadable or foreign file, shards of different builds, a missing shard or position.
-pub fn merge(paths: &[PathBuf]) -> Result<MergeReport, BuildError> {
+pub fn merge(paths: &[PathBuf], left_out: &[u32]) -> Result<MergeReport, BuildError> {
     let mut header: Option<ShardHeader> = None;
     let mut seen_shards = HashSet::new();
     let mut leaf_scores: HashMap<u64, Score> = HashMap::new();
@@ -687,14 +687,28 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport, BuildError> {
             header.shard.count
         )));
     }
-    let book = book_from_leaves(header.width, header.height, header.depth, &leaf_scores)?;
+    // Said before the merge's minutes of work, not after.
+    if let Some(&ply) = left_out.iter().find(|&&ply| ply >= header.depth) {
+        let depth = header.depth;
+        return Err(BuildError::Settings(
+            super::BookError::Derived { ply, depth }.to_string(),
+        ));
+    }
+    let book = book_from_leaves(
+        header.width,
+        header.height,
+        header.depth,
+        left_out,
+        &leaf_scores,
+    )?;
     Ok(MergeReport {
         book,
         leaves: leaf_scores.len(),
     })
 }
 
-/// The book whose deepest level has the scores `leaf_scores` (by canonical key).
+/// The book whose deepest level has the scores `leaf_scores` (by canonical key), storing no
+/// ply in `left_out` (their scores are computed from the next ply's at lookup).
 ///
 /// # Errors
 /// [`BuildError::Incomplete`] when a deepest position has no score, [`BuildError::Stray`] when
@@ -703,10 +717,10 @@ pub fn book_from_leaves(
     width: u32,
     height: u32,
     depth: u32,
+    left_out: &[u32],
     leaf_scores: &HashMap<u64, Score>,
 ) -> Result<Book, BuildError> {
     let levels = enumerate(width, height, depth)?;
-    let area = (width * height) as i32;
     let deepest: Vec<u64> = levels[depth as usize]
         .iter()
         .filter(|p| needs_entry(p))
@@ -744,29 +758,18 @@ pub fn book_from_leaves(
         deepest.iter().map(|key| (*key, leaf_scores[key])).collect();
     for level in levels[..depth as usize].iter().rev() {
         for position in level.iter().filter(|p| needs_entry(p)) {
-            let moves = position.moves_played() as i32;
-            let best = (0..width)
-                .filter(|&c| position.can_play(c))
-                .map(|c| {
-                    let mut child = *position;
-                    child.play_unchecked(position.cell_in(c));
-                    if child.is_full() {
-                        0
-                    } else if child.can_win_next() {
-                        // The opponent wins with its next stone.
-                        -((area + 1 - (moves + 1)) / 2)
-                    } else {
-                        -i32::from(scores[&canonical_key(&child)].value())
-                    }
-                })
-                .max()
-                .unwrap_or(0);
-            scores.insert(canonical_key(position), Score::new(best as i8));
+            let score = super::score_from_children(position, |child| {
+                scores.get(&canonical_key(child)).copied()
+            })
+            .expect("every child of an enumerated position is enumerated or wins at once");
+            scores.insert(canonical_key(position), score);
         }
     }
-    Book::from_scores(width, height, depth, scores).map_err(|source| BuildError::Book {
-        path: PathBuf::from("(merged)"),
-        source,
+    Book::from_scores_leaving_out(width, height, depth, left_out, scores).map_err(|source| {
+        BuildError::Book {
+            path: PathBuf::from("(merged)"),
+            source,
+        }
     })
 }
 
@@ -816,6 +819,13 @@ pub fn verify(
     seed: u64,
     progress: &mut dyn Progress,
 ) -> Result<(Vec<Mismatch>, usize), BuildError> {
+    if let Some(ply) = ply.filter(|&p| book.entries_per_ply().get(p as usize) == Some(&None)) {
+        return Err(BuildError::Settings(format!(
+            "ply {ply} is left out of this book (its scores come from the next ply's): verify a \
+             stored ply, such as {}",
+            ply + 1
+        )));
+    }
     let chosen = sample_entries(book, sample, ply, seed)?;
     let mut solver = Solver::new();
     solver.set_book(None);
@@ -925,7 +935,7 @@ mod tests {
         let report = build_shard(&path, &options(4, Shard::ALL), &mut ()).unwrap();
         assert_eq!(report.already, 0);
         assert_eq!(report.solved, report.total);
-        let book = merge(&[path]).unwrap().book;
+        let book = merge(&[path], &[]).unwrap().book;
         assert_eq!(book.depth(), 4);
         for level in enumerate(5, 4, 4).unwrap() {
             for position in level {
@@ -937,13 +947,58 @@ mod tests {
     }
 
     #[test]
+    fn plies_left_out_score_every_position_as_if_stored() {
+        let dir = temp_dir("left-out");
+        let path = shard_path(&dir, 5, Shard::ALL);
+        build_shard(&path, &options(5, Shard::ALL), &mut ()).unwrap();
+        let whole = merge(std::slice::from_ref(&path), &[]).unwrap().book;
+        let lean = merge(std::slice::from_ref(&path), &[1, 3, 4]).unwrap().book;
+        assert!(lean.to_bytes().len() < whole.to_bytes().len());
+        let per_ply = lean.entries_per_ply();
+        assert_eq!(
+            per_ply.iter().map(Option::is_some).collect::<Vec<_>>(),
+            [true, false, true, false, false, true]
+        );
+        assert_eq!(per_ply[5], whole.entries_per_ply()[5]);
+        assert_eq!(Book::from_bytes(&lean.to_bytes()).as_ref(), Ok(&lean));
+        for level in enumerate(5, 4, 5).unwrap() {
+            for position in level {
+                let expected = (!position.can_win_next()).then(|| exact(&position));
+                assert_eq!(whole.score(&position), expected, "{position:?}");
+                assert_eq!(lean.score(&position), expected, "{position:?}");
+            }
+        }
+        // A game already over is in no ply, stored or not: four in column 1 at ply 7 of 7x6.
+        let won = merge(std::slice::from_ref(&path), &[4]).unwrap().book;
+        let mut over = Position::new(5, 4).unwrap();
+        for column in [0, 1, 0, 1, 0, 1, 0] {
+            over.play_column(column).unwrap();
+        }
+        assert!(over.is_won() && won.score(&over).is_none());
+        let error = verify(&lean, 5, Some(3), 1, &mut ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("ply 3 is left out of this book"),
+            "{error}"
+        );
+        assert_eq!(verify(&lean, 5, Some(2), 1, &mut ()).unwrap().1, 5);
+        assert_eq!(
+            merge(&[path], &[5]).unwrap_err().to_string(),
+            "ply 5 cannot be left out of a book of depth 5: only plies below the deepest can, \
+             and the deepest is stored"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_parents_book_bounds_the_searches_not_the_scores() {
         // A depth-5 build that starts each search from its parents' depth-4 scores writes the
         // same scores as one without them, and the bounds did apply.
         let dir = temp_dir("parents");
         let shallow = shard_path(&dir, 4, Shard::ALL);
         build_shard(&shallow, &options(4, Shard::ALL), &mut ()).unwrap();
-        let parents = Arc::new(merge(&[shallow]).unwrap().book);
+        let parents = Arc::new(merge(&[shallow], &[]).unwrap().book);
         let levels = enumerate(5, 4, 5).unwrap();
         let leaves: Vec<Position> = levels[5]
             .iter()
@@ -977,8 +1032,8 @@ mod tests {
         };
         build_shard(&bounded, &with_parents, &mut ()).unwrap();
         assert_eq!(
-            merge(&[plain]).unwrap().book.to_bytes(),
-            merge(&[bounded]).unwrap().book.to_bytes()
+            merge(&[plain], &[]).unwrap().book.to_bytes(),
+            merge(&[bounded], &[]).unwrap().book.to_bytes()
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -988,7 +1043,7 @@ mod tests {
         let dir = temp_dir("shards");
         let single = shard_path(&dir, 5, Shard::ALL);
         build_shard(&single, &options(5, Shard::ALL), &mut ()).unwrap();
-        let whole = merge(&[single]).unwrap().book;
+        let whole = merge(&[single], &[]).unwrap().book;
         let parts: Vec<PathBuf> = (0..3)
             .map(|index| {
                 let shard = Shard { index, count: 3 };
@@ -997,13 +1052,13 @@ mod tests {
                 path
             })
             .collect();
-        assert_eq!(merge(&parts).unwrap().book, whole);
+        assert_eq!(merge(&parts, &[]).unwrap().book, whole);
         assert!(matches!(
-            merge(&parts[..2]),
+            merge(&parts[..2], &[]),
             Err(BuildError::Settings(message)) if message.contains("shard 2 of 3 is missing")
         ));
         assert!(matches!(
-            merge(&[parts[0].clone(), parts[0].clone()]),
+            merge(&[parts[0].clone(), parts[0].clone()], &[]),
             Err(BuildError::Shard { .. })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -1025,7 +1080,7 @@ mod tests {
         .unwrap();
         assert_eq!(first.solved, 10);
         assert!(matches!(
-            merge(std::slice::from_ref(&path)),
+            merge(std::slice::from_ref(&path), &[]),
             Err(BuildError::Incomplete { .. })
         ));
         // A torn last record: half of an eleventh one.
@@ -1036,11 +1091,11 @@ mod tests {
         let second = build_shard(&path, &options(4, Shard::ALL), &mut ()).unwrap();
         assert_eq!((second.already, second.torn), (10, 1));
         assert_eq!(second.already + second.solved, first.total);
-        let resumed = merge(&[path]).unwrap().book;
+        let resumed = merge(&[path], &[]).unwrap().book;
 
         let fresh = shard_path(&dir, 4, Shard { index: 0, count: 1 }).with_extension("fresh");
         build_shard(&fresh, &options(4, Shard::ALL), &mut ()).unwrap();
-        assert_eq!(resumed, merge(&[fresh]).unwrap().book);
+        assert_eq!(resumed, merge(&[fresh], &[]).unwrap().book);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1066,7 +1121,10 @@ mod tests {
                 path
             })
             .collect();
-        assert_eq!(merge(&parts).unwrap().book, merge(&[single]).unwrap().book);
+        assert_eq!(
+            merge(&parts, &[]).unwrap().book,
+            merge(&[single], &[]).unwrap().book
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1080,13 +1138,17 @@ mod tests {
         let mut bad = good.clone();
         bad[SHARD_HEADER_BYTES] = 100;
         std::fs::write(&path, &bad).unwrap();
-        let error = merge(std::slice::from_ref(&path)).unwrap_err().to_string();
+        let error = merge(std::slice::from_ref(&path), &[])
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("record 1 is corrupt"), "{error}");
         // Nor is a key that is no position of the shard.
         let mut bad = good.clone();
         bad[SHARD_HEADER_BYTES + 3] ^= 1;
         std::fs::write(&path, &bad).unwrap();
-        let error = merge(std::slice::from_ref(&path)).unwrap_err().to_string();
+        let error = merge(std::slice::from_ref(&path), &[])
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("keys are not positions with 3 stones"),
             "{error}"
@@ -1102,7 +1164,7 @@ mod tests {
             .to_string();
         assert!(error.contains("not 5x4 depth 4 shard 0/1"), "{error}");
         std::fs::write(&path, b"hello").unwrap();
-        assert!(merge(&[path])
+        assert!(merge(&[path], &[])
             .unwrap_err()
             .to_string()
             .contains("not a c4 shard"));
@@ -1139,7 +1201,10 @@ mod tests {
         let resumed = read_progress(&old).unwrap();
         assert_eq!(resumed.format, RecordFormat::Checked);
         assert_eq!(resumed.records.len(), records.len());
-        assert_eq!(merge(&[old]).unwrap().book, merge(&[current]).unwrap().book);
+        assert_eq!(
+            merge(&[old], &[]).unwrap().book,
+            merge(&[current], &[]).unwrap().book
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1148,7 +1213,7 @@ mod tests {
         let dir = temp_dir("verify");
         let path = shard_path(&dir, 3, Shard::ALL);
         build_shard(&path, &options(3, Shard::ALL), &mut ()).unwrap();
-        let book = merge(&[path]).unwrap().book;
+        let book = merge(&[path], &[]).unwrap().book;
         let (mismatches, checked) = verify(&book, 1000, None, 7, &mut ()).unwrap();
         assert_eq!((mismatches.len(), checked), (0, book.len()));
         let mut scores: Vec<(u64, Score)> = book.entries().collect();

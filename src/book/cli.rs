@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use super::build::{self, BuildError, BuildOptions, Progress, Shard};
-use super::Book;
+use super::{Book, FORMAT_VERSION};
 use crate::solver::DEFAULT_TABLE_BITS;
 
 /// The standard board, the default of `c4 book build`.
@@ -85,6 +85,11 @@ pub struct BuildArgs {
     /// way (repeatable).
     #[arg(long, value_name = "FILE")]
     pub import: Vec<PathBuf>,
+    /// Plies to leave out of the book file, e.g. 11,12: their scores are computed at lookup from
+    /// the next ply's (a lookup of each child), which keeps the file small; the deepest ply is
+    /// always stored.
+    #[arg(long, value_name = "PLIES", value_delimiter = ',')]
+    pub leave_out: Vec<u32>,
 }
 
 /// `c4 book merge`.
@@ -93,6 +98,11 @@ pub struct MergeArgs {
     /// The book to write.
     #[arg(long, short, default_value = DEFAULT_BOOK)]
     pub out: PathBuf,
+    /// Plies to leave out of the book file, e.g. 11,12: their scores are computed at lookup from
+    /// the next ply's (a lookup of each child), which keeps the file small; the deepest ply is
+    /// always stored.
+    #[arg(long, value_name = "PLIES", value_delimiter = ',')]
+    pub leave_out: Vec<u32>,
     /// One progress file per shard.
     #[arg(required = true)]
     pub shards: Vec<PathBuf>,
@@ -223,12 +233,12 @@ pub fn run(
             if args.shard.is_none()
                 && report.already + report.imported + report.solved == report.total
             {
-                merge_into(&[path], &args.out, out)?;
+                merge_into(&[path], &args.leave_out, &args.out, out)?;
             }
             Ok(true)
         }
         BookCommand::Merge(args) => {
-            merge_into(&args.shards, &args.out, out)?;
+            merge_into(&args.shards, &args.leave_out, &args.out, out)?;
             Ok(true)
         }
         BookCommand::Verify(args) => {
@@ -260,36 +270,35 @@ pub fn run(
         BookCommand::Info(args) => {
             let book = load(args.book.as_deref())?;
             let bytes = book.to_bytes().len() as u64;
-            // A version 1 file is laid out anew when read: say so rather than show its size.
-            let file_bytes = match args.book.as_deref() {
-                Some(path) => std::fs::metadata(path).map_or(bytes, |m| m.len()),
-                None => Book::embedded_file_bytes() as u64,
+            // An older file is laid out anew when read: say so rather than show its size.
+            let older = args.book.as_deref().and_then(|path| {
+                let mut start = [0u8; 12];
+                let mut file = std::fs::File::open(path).ok()?;
+                io::Read::read_exact(&mut file, &mut start).ok()?;
+                let version = u32::from_le_bytes(start[8..].try_into().expect("4 bytes"));
+                let length = file.metadata().ok()?.len();
+                (version != FORMAT_VERSION).then_some((version, length))
+            });
+            let size = match older {
+                None => format!("{bytes} bytes"),
+                Some((version, length)) => format!(
+                    "{bytes} bytes in format {FORMAT_VERSION} (the file, in format {version}: {length} bytes)"
+                ),
             };
-            let size = if file_bytes == bytes {
-                format!("{bytes} bytes")
-            } else {
-                format!("{bytes} bytes in format 2 (the file, in format 1: {file_bytes} bytes)")
-            };
-            let mut per_ply = vec![0usize; book.depth() as usize + 1];
-            for (key, _) in book.entries() {
-                if let Ok(p) = super::position_of_key(book.width(), book.height(), key) {
-                    if let Some(n) = per_ply.get_mut(p.moves_played() as usize) {
-                        *n += 1;
-                    }
-                }
-            }
+            let per_ply: Vec<String> = book
+                .entries_per_ply()
+                .iter()
+                .map(|n| n.map_or("-".to_string(), |n| n.to_string()))
+                .collect();
             writeln!(
                 out,
-                "{}x{} book, complete to depth {}, {} entries, {size}\nentries per ply: {}",
+                "{}x{} book, complete to depth {}{}, {} entries, {size}\nentries per ply: {}",
                 book.width(),
                 book.height(),
                 book.depth(),
+                left_out_text(&book),
                 book.len(),
-                per_ply
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                per_ply.join(" ")
             )
             .map_err(stdout)?;
             Ok(true)
@@ -297,23 +306,43 @@ pub fn run(
     }
 }
 
-fn merge_into(shards: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> Result<(), BuildError> {
-    let report = build::merge(shards)?;
+fn merge_into(
+    shards: &[PathBuf],
+    left_out: &[u32],
+    book_path: &Path,
+    out: &mut dyn Write,
+) -> Result<(), BuildError> {
+    let report = build::merge(shards, left_out)?;
     build::write_book(book_path, &report.book)?;
     writeln!(
         out,
-        "{}: depth {}, {} entries ({} solved at depth {}), {} bytes",
+        "{}: depth {}, {} entries ({} solved at depth {}){}, {} bytes",
         book_path.display(),
         report.book.depth(),
         report.book.len(),
         report.leaves,
         report.book.depth(),
+        left_out_text(&report.book),
         report.book.to_bytes().len()
     )
     .map_err(|e| BuildError::Io {
         path: PathBuf::from("standard output"),
         source: e,
     })
+}
+
+/// ", plies 11 and 12 left out" (or ", ply 12 left out"), or nothing when every ply is stored.
+fn left_out_text(book: &Book) -> String {
+    let plies: Vec<String> = (0u32..)
+        .zip(book.entries_per_ply())
+        .filter(|(_, entries)| entries.is_none())
+        .map(|(ply, _)| ply.to_string())
+        .collect();
+    match plies.as_slice() {
+        [] => String::new(),
+        [ply] => format!(", ply {ply} left out"),
+        [first @ .., last] => format!(", plies {} and {last} left out", first.join(", ")),
+    }
 }
 
 fn load(path: Option<&Path>) -> Result<Book, BuildError> {

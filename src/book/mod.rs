@@ -2,44 +2,53 @@
 //! before it searches; owns the book file format and the lookup, not the search. Building a book
 //! (files, threads, shards) lives in [`build`], called only from the command line.
 //!
-//! # The book file, format version 2
+//! # The book file, format version 3
 //!
-//! Every integer is little-endian. A 48-byte header, then three sections, each a whole number
-//! of 8-byte words:
+//! Every integer is little-endian. A header with one record per ply, then three sections, each
+//! a whole number of 8-byte words:
 //!
 //! ```text
 //! offset size  field
 //!      0    8  magic: the bytes "c4-book\n"
-//!      8    4  format version: 2
+//!      8    4  format version: 3
 //!     12    1  board width (7)
 //!     13    1  board height (6)
-//!     14    1  depth: every position with at most this many stones is in the book,
-//!              except those where the side to move wins at once (they need no book)
-//!     15    1  score bits b, 1 to 8
-//!     16    1  score base: the least score, an i8
-//!     17    7  zero
-//!     24    8  count: the number of entries
-//!     32    8  numbers: the size N of the positions' numbering (see below)
-//!     40    8  checksum: [`checksum`] of bytes 0..40 followed by the three sections
-//!     48       bitmap: ceil(N / 64) words; bit i of the whole (bit i % 64 of word i / 64)
-//!              is set when the position numbered i has an entry
+//!     14    1  depth d: every position with at most d stones has a score in the book,
+//!              except those where the side to move wins at once (they need none)
+//!     15    1  zero
+//!     16    8  count: the number of entries stored
+//!     24    8  numbers: the bits of the bitmap, the numbers of the stored plies (see below)
+//!     32    8  checksum: [`checksum`] of bytes 0..32 followed by every byte from 40 on
+//!     40       plies: d + 1 records of 16 bytes, for 0 stones to d:
+//!                0  1  score bits b, 1 to 8; 0 for a ply not stored: its scores are those
+//!                      that negamax gives from the next ply's, computed at lookup
+//!                1  1  score base: the least score of the ply, an i8 (0 if not stored)
+//!                2  6  zero
+//!                8  8  the ply's entries (0 if not stored)
+//!  40 + 16(d + 1)  bitmap: ceil(numbers / 64) words; bit i of the whole (bit i % 64 of word
+//!              i / 64) is set when the position numbered i has an entry; the numbers of the
+//!              stored plies follow each other, the fewest stones first
 //!              directory: for every 512 bits of the bitmap, a u32: the set bits before them;
 //!              zero-padded to a whole word
-//!              scores: the entries' scores in the bitmap's order, b bits each, score minus
-//!              the base, packed from the lowest bit of the first byte; zero-padded to a
-//!              whole word, then one more zero word
+//!              scores: the entries' scores in the bitmap's order, each ply's in its own b bits,
+//!              score minus the ply's base, packed from the lowest bit of the first byte, one ply
+//!              after the other; zero-padded to a whole word, then one more zero word
 //! ```
 //!
-//! The numbering ([`numbering::Numbering`]) gives every position with at most `depth` stones a
-//! number below N, densely: the positions with 12 stones on 7x6 fill 30% of theirs. A
+//! The numbering ([`numbering::Numbering`]) gives every position with `n` stones a number below
+//! the size of ply `n`, densely: the positions with 12 stones on 7x6 fill 30% of theirs. A
 //! position and its mirror image share one entry, under the number of the one with the smaller
 //! [`Position::key`]. Scores are exact, from the side to move, with the [`Score`] convention of
 //! the solver. A lookup reads the file where it lies (one bit, one directory entry, at most
-//! eight words counted, one score), so the book built into the binary is never copied.
+//! eight words counted, one score), so the book built into the binary is never copied. A ply
+//! left out costs a lookup of each child instead (a child where the opponent wins at once scores
+//! directly), and its bitmap and scores: the deepest ply is always stored.
 //!
-//! Version 1 files (a 32-byte header with the count and checksum at 16 and 24, then one 8-byte
-//! entry per position, `canonical key << 8 | score as u8`, sorted) are still read, and turned
-//! into version 2 when loaded.
+//! Version 2 files (one score width and base for every ply, in the header's bytes 15 and 16,
+//! every ply stored, the count, numbers and checksum at 24, 32 and 40 and the bitmap at 48) and
+//! version 1 files (a 32-byte header with the count and checksum at 16 and 24, then one 8-byte
+//! entry per position, `canonical key << 8 | score as u8`, sorted) are still read, and laid out
+//! in version 3 when loaded.
 
 pub mod build;
 pub mod cli;
@@ -55,10 +64,14 @@ use numbering::Numbering;
 
 /// The first eight bytes of a book file.
 pub const MAGIC: &[u8; 8] = b"c4-book\n";
-/// The format version this code writes (it also reads version 1).
-pub const FORMAT_VERSION: u32 = 2;
-/// The size of the header in bytes.
-pub const HEADER_BYTES: usize = 48;
+/// The format version this code writes (it also reads versions 1 and 2).
+pub const FORMAT_VERSION: u32 = 3;
+/// The size of the header before the ply records, in bytes.
+const FIXED_HEADER_BYTES: usize = 40;
+/// The size of one ply's record in the header.
+const PLY_RECORD_BYTES: usize = 16;
+/// The size of a version 2 header in bytes.
+const V2_HEADER_BYTES: usize = 48;
 /// The size of a version 1 header and entry in bytes.
 const V1_HEADER_BYTES: usize = 32;
 const V1_ENTRY_BYTES: usize = 8;
@@ -112,6 +125,14 @@ pub enum BookError {
         /// The depth.
         depth: u32,
     },
+    /// A ply that cannot be left out.
+    #[error("ply {ply} cannot be left out of a book of depth {depth}: only plies below the deepest can, and the deepest is stored")]
+    Derived {
+        /// The ply asked to be left out.
+        ply: u32,
+        /// The book's depth.
+        depth: u32,
+    },
     /// The checksum does not match the contents.
     #[error("the book's checksum does not match its contents (the file is corrupt)")]
     Checksum,
@@ -156,10 +177,13 @@ pub struct Book {
     depth: u32,
     numbering: Numbering,
     count: u64,
-    score_bits: u32,
-    score_base: i32,
+    /// Where each ply's entries lie, for 0 stones to `depth`.
+    plies: Vec<PlyLayout>,
+    /// The bits of the bitmap.
+    numbers: u64,
     /// The whole file, header included.
     bytes: Cow<'static, [u8]>,
+    bitmap_at: usize,
     directory_at: usize,
     scores_at: usize,
 }
@@ -172,45 +196,116 @@ impl PartialEq for Book {
 
 impl Eq for Book {}
 
-/// The sizes of a version 2 file's sections, in bytes.
+/// Where one ply's entries lie in a book file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PlyLayout {
+    /// Bits of a score; 0 when the ply is not stored.
+    score_bits: u32,
+    score_base: i32,
+    /// Its entries.
+    count: u64,
+    /// Its first number in the bitmap.
+    first_bit: u64,
+    /// The entries of the plies before.
+    first_rank: u64,
+    /// Its first bit in the score section.
+    first_score_bit: u64,
+}
+
+impl PlyLayout {
+    fn is_stored(&self) -> bool {
+        self.score_bits > 0
+    }
+}
+
+/// The plies of a book laid out one after the other, from each one's (score bits, base, count),
+/// and the bits of the bitmap and of the scores in all.
+fn lay_out(numbering: &Numbering, plies: &[(u32, i32, u64)]) -> (Vec<PlyLayout>, u64, u64) {
+    let (mut bit, mut rank, mut score_bit) = (0u64, 0u64, 0u64);
+    let mut layouts = Vec::with_capacity(plies.len());
+    for (stones, &(score_bits, score_base, count)) in plies.iter().enumerate() {
+        layouts.push(PlyLayout {
+            score_bits,
+            score_base,
+            count,
+            first_bit: bit,
+            first_rank: rank,
+            first_score_bit: score_bit,
+        });
+        if score_bits > 0 {
+            bit += numbering.ply_len(stones as u32);
+            rank += count;
+            score_bit += count * u64::from(score_bits);
+        }
+    }
+    (layouts, bit, score_bit)
+}
+
+/// The sizes of a version 3 file's parts, in bytes.
 struct Layout {
+    header: usize,
     bitmap: usize,
     directory: usize,
     scores: usize,
 }
 
 impl Layout {
-    fn of(numbers: u64, count: u64, score_bits: u32) -> Layout {
+    fn of(depth: u32, numbers: u64, score_bits: u64) -> Layout {
         let words = |bits: u64| bits.div_ceil(64) as usize * 8;
         Layout {
+            header: header_bytes(depth),
             bitmap: words(numbers),
             directory: words(numbers.div_ceil(DIRECTORY_SPAN) * 32),
-            scores: words(count * u64::from(score_bits)) + 8,
+            scores: words(score_bits) + 8,
         }
     }
 
     fn file_bytes(&self) -> u64 {
-        (HEADER_BYTES + self.bitmap + self.directory + self.scores) as u64
+        (self.header + self.bitmap + self.directory + self.scores) as u64
     }
 }
 
+/// The header of a version 3 file of depth `depth`, ply records included.
+fn header_bytes(depth: u32) -> usize {
+    FIXED_HEADER_BYTES + PLY_RECORD_BYTES * (depth as usize + 1)
+}
+
 impl Book {
-    /// A book of `width` x `height` positions complete to `depth` stones, from (canonical key,
-    /// score) pairs in any order.
+    /// A book of `width` x `height` positions complete to `depth` stones, every ply stored, from
+    /// (canonical key, score) pairs in any order.
     ///
     /// # Errors
-    /// [`BookError::Board`] or [`BookError::TooLarge`] for a board and depth a book cannot
-    /// hold, [`BookError::BadKey`] for a key of no position up to the depth,
-    /// [`BookError::Unsorted`] when a key repeats, [`BookError::BadScore`] for a score out of
-    /// range.
+    /// As [`Book::from_scores_leaving_out`].
     pub fn from_scores(
         width: u32,
         height: u32,
         depth: u32,
         scores: impl IntoIterator<Item = (u64, Score)>,
     ) -> Result<Book, BookError> {
+        Book::from_scores_leaving_out(width, height, depth, &[], scores)
+    }
+
+    /// A book of `width` x `height` positions complete to `depth` stones, from (canonical key,
+    /// score) pairs in any order, that stores no ply in `left_out`: their scores are computed
+    /// from the next ply's at lookup (their entries, if given, are dropped).
+    ///
+    /// # Errors
+    /// [`BookError::Board`] or [`BookError::TooLarge`] for a board and depth a book cannot
+    /// hold, [`BookError::Derived`] for a ply left out that is not below the deepest,
+    /// [`BookError::BadKey`] for a key of no position up to the depth, [`BookError::Unsorted`]
+    /// when a key repeats, [`BookError::BadScore`] for a score out of range.
+    pub fn from_scores_leaving_out(
+        width: u32,
+        height: u32,
+        depth: u32,
+        left_out: &[u32],
+        scores: impl IntoIterator<Item = (u64, Score)>,
+    ) -> Result<Book, BookError> {
         check_board(width, height)?;
         let numbering = Numbering::new(width, height, depth)?;
+        if let Some(&ply) = left_out.iter().find(|&&ply| ply >= depth) {
+            return Err(BookError::Derived { ply, depth });
+        }
         let limit = score_limit(width, height);
         let mut numbered = Vec::new();
         for (index, (key, score)) in scores.into_iter().enumerate() {
@@ -227,7 +322,10 @@ impl Book {
                     limit,
                 });
             }
-            numbered.push((numbering.number(&position), score));
+            let stones = position.moves_played();
+            if !left_out.contains(&stones) {
+                numbered.push((numbering.number(&position), stones, score));
+            }
         }
         numbered.sort_unstable();
         if let Some(index) = numbered.windows(2).position(|pair| pair[0].0 == pair[1].0) {
@@ -235,24 +333,31 @@ impl Book {
                 index: index as u64 + 1,
             });
         }
-        Book::from_bytes(&file_bytes(width, height, depth, &numbering, &numbered))
+        Ok(Book::from_bytes(&file_bytes(
+            width, height, depth, &numbering, left_out, &numbered,
+        ))
+        .expect("a book laid out from checked entries reads back"))
     }
 
-    /// Reads a book from the bytes of a book file (version 1 or 2), checking everything the
+    /// Reads a book from the bytes of a book file (version 1, 2 or 3), checking everything the
     /// format promises.
     ///
     /// # Errors
     /// Whatever is wrong with the bytes, as a [`BookError`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.len() >= 12 && &bytes[..8] == MAGIC && read_u32(bytes, 8) == 1 {
-            return Book::from_version_1(bytes);
+        if bytes.len() >= 12 && &bytes[..8] == MAGIC {
+            match read_u32(bytes, 8) {
+                1 => return Book::from_version_1(bytes),
+                2 => return Book::from_version_2(bytes),
+                _ => {}
+            }
         }
         let book = Book::parse(Cow::Owned(bytes.to_vec()))?;
         book.check_contents()?;
         Ok(book)
     }
 
-    /// The header of a version 2 file, and the book that reads it; the contents are not
+    /// The header of a version 3 file, and the book that reads it; the contents are not
     /// checked beyond their length.
     fn parse(bytes: Cow<'static, [u8]>) -> Result<Book, BookError> {
         if bytes.len() >= 8 && &bytes[..8] != MAGIC {
@@ -263,22 +368,44 @@ impl Book {
                 found: read_u32(&bytes, 8),
             });
         }
-        let (width, height, depth) = board_of_header(&bytes, HEADER_BYTES)?;
+        let (width, height, depth) = board_of_header(&bytes, FIXED_HEADER_BYTES)?;
         let numbering = Numbering::new(width, height, depth)?;
-        let score_bits = u32::from(bytes[15]);
-        let score_base = i32::from(bytes[16] as i8);
-        let count = read_u64(&bytes, 24);
-        if !(1..=8).contains(&score_bits) || bytes[17..24] != [0; 7] {
-            return Err(BookError::Inconsistent {
-                what: "header has a score width outside 1 to 8 bits or a reserved byte set",
+        let header = header_bytes(depth);
+        if bytes.len() < header {
+            return Err(BookError::Truncated {
+                expected: header as u64,
+                found: bytes.len() as u64,
             });
         }
-        if read_u64(&bytes, 32) != numbering.len() || count > numbering.len() {
+        let mut plies = Vec::with_capacity(depth as usize + 1);
+        for stones in 0..=depth {
+            let record = &bytes[FIXED_HEADER_BYTES + PLY_RECORD_BYTES * stones as usize..]
+                [..PLY_RECORD_BYTES];
+            let (score_bits, score_base) = (u32::from(record[0]), i32::from(record[1] as i8));
+            let count = read_u64(record, 8);
+            let stored = score_bits > 0;
+            if score_bits > 8
+                || record[2..8] != [0; 6]
+                || (!stored && (score_base != 0 || count != 0 || stones == depth))
+                || count > numbering.ply_len(stones)
+            {
+                return Err(BookError::Inconsistent {
+                    what: "record of a ply has a score width over 8 bits, a reserved byte set, more entries than positions, or leaves out the deepest ply",
+                });
+            }
+            plies.push((score_bits, score_base, count));
+        }
+        let count = read_u64(&bytes, 16);
+        let (plies, numbers, score_bits) = lay_out(&numbering, &plies);
+        if bytes[15] != 0
+            || read_u64(&bytes, 24) != numbers
+            || plies.iter().map(|p| p.count).sum::<u64>() != count
+        {
             return Err(BookError::Inconsistent {
-                what: "header does not match its board and depth",
+                what: "header does not match its board, depth and plies",
             });
         }
-        let layout = Layout::of(numbering.len(), count, score_bits);
+        let layout = Layout::of(depth, numbers, score_bits);
         check_length(bytes.len() as u64, layout.file_bytes())?;
         Ok(Book {
             width,
@@ -286,26 +413,26 @@ impl Book {
             depth,
             numbering,
             count,
-            score_bits,
-            score_base,
-            directory_at: HEADER_BYTES + layout.bitmap,
-            scores_at: HEADER_BYTES + layout.bitmap + layout.directory,
+            plies,
+            numbers,
+            bitmap_at: layout.header,
+            directory_at: layout.header + layout.bitmap,
+            scores_at: layout.header + layout.bitmap + layout.directory,
             bytes,
         })
     }
 
-    /// Checks the checksum, that the directory counts the bitmap, that every number it marks is
-    /// of a position under its own number (so that [`Book::entries`] can list it), and every
-    /// score's range.
+    /// Checks the checksum, that the directory counts the bitmap, that each ply's numbers mark as
+    /// many entries as it says, every one of a position under its own number (so that
+    /// [`Book::entries`] can list it), and every score's range.
     fn check_contents(&self) -> Result<(), BookError> {
         let bytes = &self.bytes[..];
-        if checksum(&bytes[..40], &bytes[HEADER_BYTES..]) != read_u64(bytes, 40) {
+        if checksum(&bytes[..32], &bytes[FIXED_HEADER_BYTES..]) != read_u64(bytes, 32) {
             return Err(BookError::Checksum);
         }
-        let bitmap = &bytes[HEADER_BYTES..self.directory_at];
-        let numbers = self.numbering.len();
+        let bitmap = &bytes[self.bitmap_at..self.directory_at];
         let last = bitmap.len() as u64 * 8;
-        if (numbers..last).any(|bit| bitmap[(bit / 8) as usize] >> (bit % 8) & 1 == 1) {
+        if (self.numbers..last).any(|bit| bitmap[(bit / 8) as usize] >> (bit % 8) & 1 == 1) {
             return Err(BookError::Inconsistent {
                 what: "bitmap marks a number past the last position",
             });
@@ -319,10 +446,10 @@ impl Book {
             }
             before += chunk.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
         }
-        let blocks = numbers.div_ceil(DIRECTORY_SPAN) as usize;
+        let blocks = self.numbers.div_ceil(DIRECTORY_SPAN) as usize;
         let padding = self.directory_at + blocks * 4..self.scores_at;
-        let score_end =
-            self.scores_at + (self.count * u64::from(self.score_bits)).div_ceil(8) as usize;
+        let score_bits = self.plies.iter().map(|p| p.count * u64::from(p.score_bits));
+        let score_end = self.scores_at + score_bits.sum::<u64>().div_ceil(8) as usize;
         if before != self.count
             || bytes[padding].iter().any(|&b| b != 0)
             || bytes[score_end..].iter().any(|&b| b != 0)
@@ -331,17 +458,24 @@ impl Book {
                 what: "entry count does not match its bitmap, or its padding is not zero",
             });
         }
-        for (index, number) in self.numbers().enumerate() {
+        let limit = score_limit(self.width, self.height);
+        let mut per_ply = vec![0u64; self.plies.len()];
+        for (index, (stones, number)) in self.numbers().enumerate() {
+            let index = index as u64;
+            let ply = &self.plies[stones as usize];
+            per_ply[stones as usize] += 1;
+            if per_ply[stones as usize] > ply.count {
+                return Err(BookError::Inconsistent {
+                    what: "entries of a ply do not match its bitmap",
+                });
+            }
             if self.numbering.key_of_number(number).is_none() {
                 return Err(BookError::BadKey {
-                    index: index as u64,
+                    index,
                     depth: self.depth,
                 });
             }
-        }
-        let limit = score_limit(self.width, self.height);
-        for index in 0..self.count {
-            let score = self.score_at(index);
+            let score = i32::from(self.score_at(ply, index).value());
             if score.abs() > limit {
                 return Err(BookError::BadScore {
                     index,
@@ -350,10 +484,62 @@ impl Book {
                 });
             }
         }
+        if per_ply.iter().zip(&self.plies).any(|(&n, p)| n != p.count) {
+            return Err(BookError::Inconsistent {
+                what: "entries of a ply do not match its bitmap",
+            });
+        }
         Ok(())
     }
 
-    /// Reads a version 1 file and lays it out as version 2.
+    /// Reads a version 2 file and lays it out as version 3.
+    fn from_version_2(bytes: &[u8]) -> Result<Book, BookError> {
+        let (width, height, depth) = board_of_header(bytes, V2_HEADER_BYTES)?;
+        let numbering = Numbering::new(width, height, depth)?;
+        let (score_bits, score_base) = (u64::from(bytes[15]), i32::from(bytes[16] as i8));
+        let count = read_u64(bytes, 24);
+        if !(1..=8).contains(&score_bits)
+            || read_u64(bytes, 32) != numbering.len()
+            || count > numbering.len()
+        {
+            return Err(BookError::Inconsistent {
+                what: "header does not match its board and depth",
+            });
+        }
+        let words = |bits: u64| bits.div_ceil(64) * 8;
+        let bitmap = words(numbering.len());
+        let directory = words(numbering.len().div_ceil(DIRECTORY_SPAN) * 32);
+        let scores = words(count * score_bits) + 8;
+        check_length(
+            bytes.len() as u64,
+            V2_HEADER_BYTES as u64 + bitmap + directory + scores,
+        )?;
+        if checksum(&bytes[..40], &bytes[V2_HEADER_BYTES..]) != read_u64(bytes, 40) {
+            return Err(BookError::Checksum);
+        }
+        let scores_at = V2_HEADER_BYTES + (bitmap + directory) as usize;
+        let mut entries = Vec::with_capacity(count as usize);
+        for number in set_bits(
+            &bytes[V2_HEADER_BYTES..][..bitmap as usize],
+            0..numbering.len(),
+        ) {
+            let index = entries.len() as u64;
+            let key = numbering
+                .key_of_number(number)
+                .filter(|_| index < count)
+                .ok_or(BookError::BadKey { index, depth })?;
+            let score = score_base + read_bits(bytes, scores_at, index * score_bits, score_bits);
+            entries.push((key, Score::new(score.clamp(-128, 127) as i8)));
+        }
+        if entries.len() as u64 != count {
+            return Err(BookError::Inconsistent {
+                what: "entry count does not match its bitmap",
+            });
+        }
+        Book::from_scores(width, height, depth, entries)
+    }
+
+    /// Reads a version 1 file and lays it out as version 3.
     fn from_version_1(bytes: &[u8]) -> Result<Book, BookError> {
         let (width, height, depth) = board_of_header(bytes, V1_HEADER_BYTES)?;
         let count = read_u64(bytes, 16);
@@ -419,36 +605,49 @@ impl Book {
         self.depth
     }
 
-    /// The number of entries.
+    /// The number of entries stored.
     pub fn len(&self) -> usize {
         self.count as usize
     }
 
-    /// Whether the book has no entries.
+    /// Whether the book stores no entries.
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
-    /// The numbers the bitmap marks, in order.
-    fn numbers(&self) -> impl Iterator<Item = u64> + '_ {
-        let bitmap = &self.bytes[HEADER_BYTES..self.directory_at];
-        bitmap.iter().enumerate().flat_map(|(at, &byte)| {
-            (0..8)
-                .filter(move |bit| byte >> bit & 1 == 1)
-                .map(move |bit| at as u64 * 8 + bit)
+    /// The entries stored with each number of stones, 0 to the depth; `None` for a ply not
+    /// stored, whose scores come from the next ply's.
+    pub fn entries_per_ply(&self) -> Vec<Option<u64>> {
+        self.plies
+            .iter()
+            .map(|p| p.is_stored().then_some(p.count))
+            .collect()
+    }
+
+    /// The (stones, number) of every entry, in the bitmap's order.
+    fn numbers(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let bitmap = &self.bytes[self.bitmap_at..self.directory_at];
+        let stored = self.plies.iter().zip(0u32..).filter(|(p, _)| p.is_stored());
+        stored.flat_map(move |(ply, stones)| {
+            let bits = ply.first_bit..ply.first_bit + self.numbering.ply_len(stones);
+            let first = self.numbering.first(stones);
+            set_bits(bitmap, bits).map(move |bit| (stones, first + bit - ply.first_bit))
         })
     }
 
-    /// Every (canonical key, score) pair, in the book's order (ply by ply).
+    /// Every (canonical key, score) pair stored, in the book's order (ply by ply).
     pub fn entries(&self) -> impl ExactSizeIterator<Item = (u64, Score)> + '_ {
         let mut numbers = self.numbers();
         (0..self.count as usize).map(move |rank| {
-            let number = numbers.next().expect("the directory counts the bitmap");
+            let (stones, number) = numbers.next().expect("the directory counts the bitmap");
             let key = self
                 .numbering
                 .key_of_number(number)
                 .expect("the book marks only positions");
-            (key, Score::new(self.score_at(rank as u64) as i8))
+            (
+                key,
+                self.score_at(&self.plies[stones as usize], rank as u64),
+            )
         })
     }
 
@@ -461,11 +660,16 @@ impl Book {
     /// another board size, or where the side to move wins at once are not.
     #[inline]
     pub fn score(&self, position: &Position) -> Option<Score> {
-        if position.moves_played() > self.depth || !self.fits(position) {
+        let stones = position.moves_played();
+        if stones > self.depth || !self.fits(position) {
             return None;
         }
-        let number = self.numbering.number(position);
-        let word = read_u64(&self.bytes, HEADER_BYTES + (number / 64) as usize * 8);
+        let ply = &self.plies[stones as usize];
+        if !ply.is_stored() {
+            return self.score_from_children(position);
+        }
+        let number = ply.first_bit + self.numbering.number(position) - self.numbering.first(stones);
+        let word = read_u64(&self.bytes, self.bitmap_at + (number / 64) as usize * 8);
         let bit = number % 64;
         if word >> bit & 1 == 0 {
             return None;
@@ -477,11 +681,22 @@ impl Book {
         ));
         for word_index in block * (DIRECTORY_SPAN / 64)..number / 64 {
             rank += u64::from(
-                read_u64(&self.bytes, HEADER_BYTES + word_index as usize * 8).count_ones(),
+                read_u64(&self.bytes, self.bitmap_at + word_index as usize * 8).count_ones(),
             );
         }
         rank += u64::from((word & ((1u64 << bit) - 1)).count_ones());
-        Some(Score::new(self.score_at(rank) as i8))
+        Some(self.score_at(ply, rank))
+    }
+
+    /// The score of a position of a ply not stored, from its children's; `None` where a stored
+    /// ply would have no entry: the game is over, the side to move wins at once, or a child is
+    /// missing (a position no game reaches).
+    #[cold]
+    fn score_from_children(&self, position: &Position) -> Option<Score> {
+        if position.is_won() || position.can_win_next() {
+            return None;
+        }
+        score_from_children(position, |child| self.score(child))
     }
 
     /// The least score of `position` that the book's scores of its parents allow: no move scores
@@ -498,14 +713,65 @@ impl Book {
             .max()
     }
 
-    /// The score of the entry of rank `rank` in the bitmap's order.
+    /// The score of the entry of rank `rank` (among all entries), of ply `ply`.
     #[inline]
-    fn score_at(&self, rank: u64) -> i32 {
-        let bit = rank * u64::from(self.score_bits);
-        let word = read_u64(&self.bytes, self.scores_at + (bit / 8) as usize);
-        let value = (word >> (bit % 8)) & ((1u64 << self.score_bits) - 1);
-        self.score_base + value as i32
+    fn score_at(&self, ply: &PlyLayout, rank: u64) -> Score {
+        let bits = u64::from(ply.score_bits);
+        let at = ply.first_score_bit + (rank - ply.first_rank) * bits;
+        let score = ply.score_base + read_bits(&self.bytes, self.scores_at, at, bits);
+        Score::new(score.clamp(-128, 127) as i8)
     }
+}
+
+/// The score of a position that is not over and where the side to move cannot win at once, by
+/// negamax over its children: a child that fills the board is a draw, one where the opponent
+/// wins at once scores directly, any other `child_score`, and `None` if that has none.
+pub(crate) fn score_from_children(
+    position: &Position,
+    mut child_score: impl FnMut(&Position) -> Option<Score>,
+) -> Option<Score> {
+    let area = position.geometry().area() as i32;
+    let moves = position.moves_played() as i32;
+    let mut best = None;
+    for column in (0..position.width()).filter(|&c| position.can_play(c)) {
+        let mut child = *position;
+        child.play_unchecked(position.cell_in(column));
+        let score = if child.is_full() {
+            0
+        } else if child.can_win_next() {
+            // The opponent wins with its next stone.
+            -((area - moves) / 2)
+        } else {
+            -i32::from(child_score(&child)?.value())
+        };
+        best = best.max(Some(score));
+    }
+    Some(Score::new(best.unwrap_or(0) as i8))
+}
+
+/// The positions of the set bits of `bitmap` (whole words) among `bits`, in order.
+fn set_bits(bitmap: &[u8], bits: std::ops::Range<u64>) -> impl Iterator<Item = u64> + '_ {
+    let words = bits.start / 64..bits.end.div_ceil(64);
+    words.flat_map(move |index| {
+        let mut word = read_u64(bitmap, index as usize * 8);
+        let low = (index * 64).max(bits.start) - index * 64;
+        let high = (index * 64 + 64).min(bits.end) - index * 64;
+        word &= (u64::MAX << low) & (u64::MAX >> (64 - high));
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let bit = word.trailing_zeros();
+                word &= word - 1;
+                index * 64 + u64::from(bit)
+            })
+        })
+    })
+}
+
+/// The `bits`-bit number (at most 8 bits) at bit `at` of the section starting at byte `start`.
+#[inline]
+fn read_bits(bytes: &[u8], start: usize, at: u64, bits: u64) -> i32 {
+    let word = read_u64(bytes, start + (at / 8) as usize);
+    ((word >> (at % 8)) & ((1u64 << bits) - 1)) as i32
 }
 
 /// The width, height and depth in a header of `header_bytes` bytes, once the file is known to
@@ -535,41 +801,57 @@ fn check_length(found: u64, expected: u64) -> Result<(), BookError> {
     Ok(())
 }
 
-/// The bytes of a version 2 file of the board, depth and numbering given, holding `numbered`:
-/// (number, score) pairs sorted by number, none repeated.
+/// The bytes of a version 3 file of the board, depth and numbering given, leaving out the plies
+/// `left_out` and holding `numbered`: (number, stones, score) sorted by number, none repeated,
+/// none of a ply left out.
 fn file_bytes(
     width: u32,
     height: u32,
     depth: u32,
     numbering: &Numbering,
-    numbered: &[(u64, i32)],
+    left_out: &[u32],
+    numbered: &[(u64, u32, i32)],
 ) -> Vec<u8> {
-    let base = numbered.iter().map(|&(_, s)| s).min().unwrap_or(0);
-    let top = numbered.iter().map(|&(_, s)| s).max().unwrap_or(0);
-    let score_bits = (32 - ((top - base) as u32).leading_zeros()).max(1);
-    let count = numbered.len() as u64;
-    let layout = Layout::of(numbering.len(), count, score_bits);
+    let plies: Vec<(u32, i32, u64)> = (0..=depth)
+        .map(|stones| {
+            if left_out.contains(&stones) {
+                return (0, 0, 0);
+            }
+            let scores = numbered.iter().filter(|e| e.1 == stones).map(|e| e.2);
+            let (base, top, count) = scores.fold((i32::MAX, i32::MIN, 0), |(b, t, n), s| {
+                (b.min(s), t.max(s), n + 1)
+            });
+            if count == 0 {
+                return (1, 0, 0);
+            }
+            let bits = (32 - ((top - base) as u32).leading_zeros()).max(1);
+            (bits, base, count)
+        })
+        .collect();
+    let (layouts, numbers, score_bits) = lay_out(numbering, &plies);
+    let layout = Layout::of(depth, numbers, score_bits);
     let mut bytes = vec![0u8; layout.file_bytes() as usize];
-    let (header, body) = bytes.split_at_mut(HEADER_BYTES);
+    let (header, body) = bytes.split_at_mut(layout.header);
     header[..8].copy_from_slice(MAGIC);
     header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header[12..17].copy_from_slice(&[
-        width as u8,
-        height as u8,
-        depth as u8,
-        score_bits as u8,
-        base as i8 as u8,
-    ]);
-    header[24..32].copy_from_slice(&count.to_le_bytes());
-    header[32..40].copy_from_slice(&numbering.len().to_le_bytes());
+    header[12..15].copy_from_slice(&[width as u8, height as u8, depth as u8]);
+    header[16..24].copy_from_slice(&(numbered.len() as u64).to_le_bytes());
+    header[24..32].copy_from_slice(&numbers.to_le_bytes());
+    for (stones, &(bits, base, count)) in plies.iter().enumerate() {
+        let record = &mut header[FIXED_HEADER_BYTES + PLY_RECORD_BYTES * stones..];
+        record[..2].copy_from_slice(&[bits as u8, base as i8 as u8]);
+        record[8..16].copy_from_slice(&count.to_le_bytes());
+    }
     let (bitmap, rest) = body.split_at_mut(layout.bitmap);
     let (directory, scores) = rest.split_at_mut(layout.directory);
-    for (rank, &(number, score)) in numbered.iter().enumerate() {
-        bitmap[(number / 8) as usize] |= 1 << (number % 8);
-        let bit = rank as u64 * u64::from(score_bits);
-        let value = ((score - base) as u64) << (bit % 8);
+    for (rank, &(number, stones, score)) in numbered.iter().enumerate() {
+        let ply = &layouts[stones as usize];
+        let bit = ply.first_bit + number - numbering.first(stones);
+        bitmap[(bit / 8) as usize] |= 1 << (bit % 8);
+        let at = ply.first_score_bit + (rank as u64 - ply.first_rank) * u64::from(ply.score_bits);
+        let value = ((score - ply.score_base) as u64) << (at % 8);
         for (offset, byte) in value.to_le_bytes()[..2].iter().enumerate() {
-            scores[(bit / 8) as usize + offset] |= byte;
+            scores[(at / 8) as usize + offset] |= byte;
         }
     }
     let mut before = 0u32;
@@ -577,8 +859,8 @@ fn file_bytes(
         directory[block * 4..block * 4 + 4].copy_from_slice(&before.to_le_bytes());
         before += chunk.iter().map(|b| b.count_ones()).sum::<u32>();
     }
-    let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
-    bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+    let sum = checksum(&bytes[..32], &bytes[FIXED_HEADER_BYTES..]);
+    bytes[32..40].copy_from_slice(&sum.to_le_bytes());
     bytes
 }
 
@@ -681,8 +963,12 @@ mod tests {
         let numbers = Numbering::new(7, 6, 4).unwrap().len();
         assert_eq!(
             bytes.len() as u64,
-            Layout::of(numbers, 5, 3).file_bytes(),
-            "scores -2..2 in 3 bits"
+            Layout::of(4, numbers, 1 + 2 * 2 + 1 + 1).file_bytes(),
+            "ply 1's two scores -1 and 1 in 2 bits each, the others in 1 bit"
+        );
+        assert_eq!(
+            book.entries_per_ply(),
+            [Some(1), Some(2), Some(1), Some(0), Some(1)]
         );
         assert_eq!(&bytes[..8], MAGIC);
         assert_eq!(Book::from_bytes(&bytes), Ok(book.clone()));
@@ -719,7 +1005,7 @@ mod tests {
         assert_eq!(
             Book::from_bytes(b"hello"),
             Err(BookError::Truncated {
-                expected: 48,
+                expected: 40,
                 found: 5
             })
         );
@@ -728,10 +1014,10 @@ mod tests {
             Err(BookError::BadMagic)
         );
         let mut future = bytes.clone();
-        future[8] = 3;
+        future[8] = 4;
         assert_eq!(
             Book::from_bytes(&future),
-            Err(BookError::Version { found: 3 })
+            Err(BookError::Version { found: 4 })
         );
         assert_eq!(
             BookError::Checksum.to_string(),
@@ -774,6 +1060,57 @@ mod tests {
         );
     }
 
+    /// The bytes of a version 2 file holding `book`'s entries: one bitmap over every ply's
+    /// numbers, one score width for all.
+    fn version_2_bytes(book: &Book) -> Vec<u8> {
+        let numbering = Numbering::new(7, 6, book.depth()).unwrap();
+        let entries: Vec<(u64, i32)> = book
+            .entries()
+            .map(|(key, score)| (numbering.number_of_key(key), i32::from(score.value())))
+            .collect();
+        let base = entries.iter().map(|e| e.1).min().unwrap();
+        let top = entries.iter().map(|e| e.1).max().unwrap();
+        let bits = u64::from(32 - ((top - base) as u32).leading_zeros());
+        let words = |bits: u64| bits.div_ceil(64) as usize * 8;
+        let numbers = numbering.len();
+        let bitmap = words(numbers);
+        let directory = words(numbers.div_ceil(DIRECTORY_SPAN) * 32);
+        let scores_at = V2_HEADER_BYTES + bitmap + directory;
+        let mut bytes = vec![0u8; scores_at + words(entries.len() as u64 * bits) + 8];
+        bytes[..8].copy_from_slice(MAGIC);
+        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        bytes[12..17].copy_from_slice(&[7, 6, book.depth() as u8, bits as u8, base as i8 as u8]);
+        bytes[24..32].copy_from_slice(&(entries.len() as u64).to_le_bytes());
+        bytes[32..40].copy_from_slice(&numbers.to_le_bytes());
+        for (rank, &(number, score)) in entries.iter().enumerate() {
+            bytes[V2_HEADER_BYTES + (number / 8) as usize] |= 1 << (number % 8);
+            let at = rank as u64 * bits;
+            bytes[scores_at + (at / 8) as usize] |= (((score - base) as u64) << (at % 8)) as u8;
+            bytes[scores_at + (at / 8) as usize + 1] |=
+                (((score - base) as u64) << (at % 8) >> 8) as u8;
+        }
+        let sum = checksum(&bytes[..40], &bytes[V2_HEADER_BYTES..]);
+        bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn version_2_files_are_read_as_the_same_book() {
+        let book = small_book();
+        let old = version_2_bytes(&book);
+        assert_eq!(Book::from_bytes(&old), Ok(book));
+        let mut bad = old.clone();
+        bad[V2_HEADER_BYTES] ^= 1;
+        assert_eq!(Book::from_bytes(&bad), Err(BookError::Checksum));
+        assert_eq!(
+            Book::from_bytes(&old[..old.len() - 8]),
+            Err(BookError::Truncated {
+                expected: old.len() as u64,
+                found: old.len() as u64 - 8
+            })
+        );
+    }
+
     #[test]
     fn entries_that_cannot_be_in_a_book_are_refused() {
         let key = canonical_key(&pos("44"));
@@ -805,10 +1142,10 @@ mod tests {
     fn a_bitmap_marking_no_listed_position_is_refused() {
         let numbering = Numbering::new(7, 6, 7).unwrap();
         let good = [
-            (numbering.number(&pos("")), 1),
-            (numbering.number(&pos("4")), -1),
+            (numbering.number(&pos("")), 0, 1),
+            (numbering.number(&pos("4")), 1, -1),
         ];
-        assert!(Book::from_bytes(&file_bytes(7, 6, 7, &numbering, &good)).is_ok());
+        assert!(Book::from_bytes(&file_bytes(7, 6, 7, &numbering, &[], &good)).is_ok());
         // The mirror image's own number: a position is listed under the smaller key's.
         let mirrored = pos("1").key().max(pos("7").key());
         // Four first-player stones in column 1 under three of the other's in column 2: a game
@@ -818,11 +1155,15 @@ mod tests {
         for key in [mirrored, won] {
             let number = numbering.number_of_key(key);
             let mut numbered = good.to_vec();
-            numbered.push((number, 0));
+            let stones = (0..=7)
+                .rev()
+                .find(|&s| numbering.first(s) <= number)
+                .unwrap();
+            numbered.push((number, stones, 0));
             numbered.sort_unstable();
-            let index = numbered.iter().position(|&(n, _)| n == number).unwrap() as u64;
+            let index = numbered.iter().position(|&(n, ..)| n == number).unwrap() as u64;
             assert_eq!(
-                Book::from_bytes(&file_bytes(7, 6, 7, &numbering, &numbered)),
+                Book::from_bytes(&file_bytes(7, 6, 7, &numbering, &[], &numbered)),
                 Err(BookError::BadKey { index, depth: 7 }),
                 "key {key:#x}"
             );
@@ -831,11 +1172,13 @@ mod tests {
 
     #[test]
     fn a_count_that_disagrees_with_the_bitmap_is_refused() {
-        // One entry more fits the same score section: only the bitmap can tell.
+        // One entry more at ply 4, in the header and the ply's record, fits the same score
+        // section: only the bitmap can tell.
         let mut bytes = small_book().to_bytes();
-        bytes[24] += 1;
-        let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
-        bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+        bytes[16] += 1;
+        bytes[FIXED_HEADER_BYTES + 4 * PLY_RECORD_BYTES + 8] += 1;
+        let sum = checksum(&bytes[..32], &bytes[FIXED_HEADER_BYTES..]);
+        bytes[32..40].copy_from_slice(&sum.to_le_bytes());
         assert!(matches!(
             Book::from_bytes(&bytes),
             Err(BookError::Inconsistent { .. })
@@ -851,7 +1194,7 @@ mod tests {
         fn any_change_with_a_matching_checksum_is_refused_or_read(
             // Half of the changes in the header's fields, half anywhere after the version.
             changes in proptest::collection::vec(
-                (proptest::prop_oneof![12usize..40, 12usize..4096], -3i8..=3),
+                (proptest::prop_oneof![12usize..120, 12usize..4096], -3i8..=3),
                 1..4,
             ),
             // Half of the files whole.
@@ -860,13 +1203,13 @@ mod tests {
             let mut bytes = small_book().to_bytes();
             for (at, step) in changes {
                 let at = 12 + (at - 12) % (bytes.len() - 12);
-                if !(40..HEADER_BYTES).contains(&at) {
+                if !(32..FIXED_HEADER_BYTES).contains(&at) {
                     bytes[at] = bytes[at].wrapping_add_signed(step);
                 }
             }
             bytes.truncate(bytes.len() - cut);
-            let sum = checksum(&bytes[..40], &bytes[HEADER_BYTES..]);
-            bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+            let sum = checksum(&bytes[..32], &bytes[FIXED_HEADER_BYTES..]);
+            bytes[32..40].copy_from_slice(&sum.to_le_bytes());
             if let Ok(book) = Book::from_bytes(&bytes) {
                 let listed = book.entries().count();
                 proptest::prop_assert_eq!(listed, book.len());

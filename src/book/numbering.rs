@@ -95,6 +95,16 @@ impl Numbering {
         self.first[self.depth as usize + 1]
     }
 
+    /// The number of the first position with `stones` stones (at most `depth`).
+    pub fn first(&self, stones: u32) -> u64 {
+        self.first[stones as usize]
+    }
+
+    /// How many numbers the positions with `stones` stones (at most `depth`) have.
+    pub fn ply_len(&self, stones: u32) -> u64 {
+        self.first[stones as usize + 1] - self.first[stones as usize]
+    }
+
     /// Whether there are none (never: the empty board has a number).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
