@@ -226,6 +226,50 @@ fn a_streaming_analysis_writes_info_lines_until_the_next_command() {
     assert_eq!(after, "7/7/7/7/7/7 x\n\n");
 }
 
+/// The `info` lines `c4` writes for `script`, which ends with `analyze stream`.
+fn stream_lines(script: &str) -> Vec<String> {
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("info "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_streaming_analysis_on_two_threads_ends_as_on_one() {
+    // Past the book (13 stones): the threads solve the columns side by side, so the node counts
+    // and the order in which columns are proven vary, but not the last line's scores and line.
+    let position = "position startpos moves 2743556562377\n";
+    let script = |threads: u32, limit: &str| {
+        format!("threads {threads}\n{position}analyze stream{limit} interval 86400000\n")
+    };
+    let without_nodes = |line: &str| line.split_once(" scores ").unwrap().1.to_string();
+    let one = stream_lines(&script(1, ""));
+    let two = stream_lines(&script(2, ""));
+    assert!(two.len() > 1, "{two:?}");
+    assert_eq!(
+        without_nodes(two.last().unwrap()),
+        without_nodes(one.last().unwrap())
+    );
+    assert!(!one.last().unwrap().contains(".."), "every column proven");
+    // A node limit is shared out between the threads: it ends the analysis within a check of
+    // the limits (4,096 nodes) a column.
+    let limited = stream_lines(&script(2, " nodes 30000"));
+    let last = limited.last().unwrap();
+    let nodes: u64 = last.split(' ').nth(2).unwrap().parse().unwrap();
+    assert!(nodes <= 30_000 + 7 * 4096, "{last}");
+    assert!(
+        last.contains(".."),
+        "stopped before every column was proven: {last}"
+    );
+}
+
 /// `c4` running with piped standard input and output, for tests that talk to it line by line.
 fn spawn_c4() -> std::process::Child {
     use std::process::Stdio;

@@ -279,50 +279,82 @@ impl Search {
             if open.is_empty() {
                 break;
             }
-            for column in open {
+            if self.solver.threads() > 1 && open.len() > 1 {
+                // The columns side by side, a thread each, within the nodes left shared out.
                 let used = self.solver.nodes() - start;
                 let left = request.nodes.map(|n| n.saturating_sub(used));
-                if left == Some(0) || self.is_stopped() {
-                    break 'rounds;
+                let share = left.map_or(budget, |left| budget.min(left / open.len() as u64));
+                if share == 0 || self.is_stopped() {
+                    break;
                 }
                 let limits = Limits {
-                    max_nodes: Some(left.map_or(budget, |left| left.min(budget))),
+                    max_nodes: Some(share),
                     stop: Some(Arc::clone(&self.stop)),
                     deadline: Some(next_info),
                 };
-                let mut child = *position;
-                // A column still open is playable: the error cannot come.
-                if child.play_column(column).is_err() {
-                    break 'rounds;
+                let searches: Vec<_> = open
+                    .iter()
+                    .filter_map(|&column| {
+                        let mut child = *position;
+                        child.play_column(column).ok()?;
+                        let ColumnView::Between(low, high) = views[column as usize] else {
+                            return None;
+                        };
+                        Some((child, high.flipped(), low.flipped()))
+                    })
+                    .collect();
+                let stop = Arc::clone(&self.stop);
+                let (mut written, mut failed) = (Ok(()), false);
+                self.solver
+                    .solve_side_by_side(&searches, &limits, |index, result, nodes| {
+                        let Some(proven) = narrow(&mut views[open[index] as usize], result) else {
+                            failed = true;
+                            return false;
+                        };
+                        if proven || Instant::now() >= next_info {
+                            let info = progress_info(&views, nodes - start);
+                            written = emit_new(&mut last, info, emit);
+                            next_info = Instant::now() + interval;
+                        }
+                        written.is_ok() && !stop.load(Ordering::Relaxed)
+                    });
+                written?;
+                if failed {
+                    break;
                 }
-                let view = &mut views[column as usize];
-                // Open columns are the unproven ones: the other arm cannot come.
-                let ColumnView::Between(low, high) = *view else {
-                    break 'rounds;
-                };
-                let proven =
-                    match self
-                        .solver
-                        .solve_between(&child, high.flipped(), low.flipped(), &limits)
-                    {
-                        Ok(score) => {
-                            *view = ColumnView::Exact(score.flipped());
-                            true
-                        }
-                        Err(SolverError::Interrupted { lower, upper }) => {
-                            *view = ColumnView::Between(
-                                low.max(upper.flipped()),
-                                high.min(lower.flipped()),
-                            );
-                            false
-                        }
-                        // The child of a legal move in a game the solver plays is always valid.
-                        Err(_) => break 'rounds,
+            } else {
+                for column in open {
+                    let used = self.solver.nodes() - start;
+                    let left = request.nodes.map(|n| n.saturating_sub(used));
+                    if left == Some(0) || self.is_stopped() {
+                        break 'rounds;
+                    }
+                    let limits = Limits {
+                        max_nodes: Some(left.map_or(budget, |left| left.min(budget))),
+                        stop: Some(Arc::clone(&self.stop)),
+                        deadline: Some(next_info),
                     };
-                if proven || Instant::now() >= next_info {
-                    let info = self.exact_info(&views, start, 0);
-                    emit_new(&mut last, info, emit)?;
-                    next_info = Instant::now() + interval;
+                    let mut child = *position;
+                    // A column still open is playable: the error cannot come.
+                    if child.play_column(column).is_err() {
+                        break 'rounds;
+                    }
+                    let view = &mut views[column as usize];
+                    // Open columns are the unproven ones: the other arm cannot come.
+                    let ColumnView::Between(low, high) = *view else {
+                        break 'rounds;
+                    };
+                    let result =
+                        self.solver
+                            .solve_between(&child, high.flipped(), low.flipped(), &limits);
+                    let Some(proven) = narrow(view, result) else {
+                        break 'rounds;
+                    };
+                    if proven || Instant::now() >= next_info {
+                        let info = progress_info(&views, self.solver.nodes() - start);
+                        emit_new(&mut last, info, emit)?;
+                        next_info = Instant::now() + interval;
+                    }
                 }
             }
             budget = budget.saturating_mul(2);
@@ -335,61 +367,38 @@ impl Search {
         emit_new(&mut last, info, emit)
     }
 
-    /// The exact search's `info`: the views, the nodes since `start`, and the best line so far,
-    /// followed past its first move, when that is proven, within `pv_nodes` more positions (the
-    /// final line's; none for the others).
+    /// The exact search's final `info`: [`progress_info`], its best line followed past its first
+    /// move, when that is proven, within `pv_nodes` more positions.
     fn exact_info(&mut self, views: &[ColumnView], start: u64, pv_nodes: u64) -> Info {
-        let nodes = self.solver.nodes() - start;
-        let width = views.len();
-        // The best column: the highest lower bound, then upper bound, then nearest the centre.
-        let rank = |view: &ColumnView| match *view {
-            ColumnView::Exact(s) => Some((s, s)),
-            ColumnView::Between(low, high) => Some((low, high)),
-            ColumnView::Full | ColumnView::Value(_) => None,
+        let mut info = progress_info(views, self.solver.nodes() - start);
+        let Some(&first) = info.pv.first() else {
+            return info;
         };
-        let mut best: Option<usize> = None;
-        for c in centre_first(width) {
-            if let Some(r) = rank(&views[c]) {
-                if best.is_none_or(|b| rank(&views[b]).is_some_and(|br| r > br)) {
-                    best = Some(c);
-                }
-            }
-        }
-        let mut pv = Vec::new();
-        if let Some(first) = best {
-            let first = Column::from_index(first);
-            pv.push(first);
-            if pv_nodes > 0 && matches!(views[first.index()], ColumnView::Exact(_)) {
-                let mut game = self.game.clone();
-                let pv_start = self.solver.nodes();
-                if game.play(first).is_ok() {
-                    while pv.len() < PV_MOVES {
-                        let used = self.solver.nodes() - pv_start;
-                        let limits = Limits {
-                            max_nodes: Some(pv_nodes.saturating_sub(used).max(1)),
-                            stop: Some(Arc::clone(&self.stop)),
-                            deadline: None,
-                        };
-                        if used >= pv_nodes {
-                            break;
-                        }
-                        let Ok((column, _)) = best_column(&game, &mut self.solver, &limits) else {
-                            break;
-                        };
-                        if game.play(column).is_err() {
-                            break;
-                        }
-                        pv.push(column);
+        if pv_nodes > 0 && matches!(views[first.index()], ColumnView::Exact(_)) {
+            let mut game = self.game.clone();
+            let pv_start = self.solver.nodes();
+            if game.play(first).is_ok() {
+                while info.pv.len() < PV_MOVES {
+                    let used = self.solver.nodes() - pv_start;
+                    let limits = Limits {
+                        max_nodes: Some(pv_nodes.saturating_sub(used).max(1)),
+                        stop: Some(Arc::clone(&self.stop)),
+                        deadline: None,
+                    };
+                    if used >= pv_nodes {
+                        break;
                     }
+                    let Ok((column, _)) = best_column(&game, &mut self.solver, &limits) else {
+                        break;
+                    };
+                    if game.play(column).is_err() {
+                        break;
+                    }
+                    info.pv.push(column);
                 }
             }
         }
-        Info {
-            depth: None,
-            nodes,
-            columns: views.to_vec(),
-            pv,
-        }
+        info
     }
 
     /// Deepens the heuristic search one move at a time up to its usual depth, writing an `info`
@@ -420,6 +429,51 @@ impl Search {
             emit_new(&mut last, info, emit)?;
         }
         Ok(())
+    }
+}
+
+/// Narrows a column's view to what a search of its position (from the opponent's side) found:
+/// its exact score, or the bounds an interrupted search proved. Returns whether it is exact;
+/// `None` for a search that could not start, which ends the analysis (the child of a legal move
+/// in a game the solver plays is always valid, so it does not come).
+fn narrow(view: &mut ColumnView, result: Result<Score, SolverError>) -> Option<bool> {
+    let ColumnView::Between(low, high) = *view else {
+        return None;
+    };
+    match result {
+        Ok(score) => {
+            *view = ColumnView::Exact(score.flipped());
+            Some(true)
+        }
+        Err(SolverError::Interrupted { lower, upper }) => {
+            *view = ColumnView::Between(low.max(upper.flipped()), high.min(lower.flipped()));
+            Some(false)
+        }
+        Err(_) => None,
+    }
+}
+
+/// The exact search's `info` while it runs: the views, `nodes`, and the best column so far
+/// (the highest lower bound, then upper bound, then nearest the centre) as the line.
+fn progress_info(views: &[ColumnView], nodes: u64) -> Info {
+    let rank = |view: &ColumnView| match *view {
+        ColumnView::Exact(s) => Some((s, s)),
+        ColumnView::Between(low, high) => Some((low, high)),
+        ColumnView::Full | ColumnView::Value(_) => None,
+    };
+    let mut best: Option<usize> = None;
+    for c in centre_first(views.len()) {
+        if let Some(r) = rank(&views[c]) {
+            if best.is_none_or(|b| rank(&views[b]).is_some_and(|br| r > br)) {
+                best = Some(c);
+            }
+        }
+    }
+    Info {
+        depth: None,
+        nodes,
+        columns: views.to_vec(),
+        pv: best.map(Column::from_index).into_iter().collect(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! of bounds, and the limits that let a caller stop a search; owns no board rules of its own.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -212,6 +212,11 @@ impl Solver {
     /// more need a search.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, MAX_THREADS);
+    }
+
+    /// Threads per exact search ([`set_threads`](Self::set_threads)).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// A helper for a parallel search: the same tables, its own counters.
@@ -462,7 +467,18 @@ impl Solver {
             };
         }
         let mut found = if self.threads > 1 && searched.len() > 1 && limits.max_nodes.is_none() {
-            self.solve_side_by_side(&searched, limits)
+            let unbounded = (Score::new(i8::MIN), Score::new(i8::MAX));
+            let searches: Vec<_> = searched
+                .iter()
+                .map(|&(_, child)| (child, unbounded.0, unbounded.1))
+                .collect();
+            let mut found = Vec::with_capacity(searched.len());
+            self.solve_side_by_side(&searches, limits, |index, result, _| {
+                let solved = result.is_ok();
+                found.push((searched[index].0, result));
+                solved
+            });
+            found
         } else {
             self.solve_in_turn(&searched, limits)
         };
@@ -506,66 +522,76 @@ impl Solver {
         found
     }
 
-    /// The scores of `children` (each with the column that reaches it) on this solver's
-    /// threads at once: each thread takes the next child when it has finished one, all on the
-    /// shared table, and none starts once a search has been stopped. (Helpers joining one search
-    /// barely help `analyze`: on 20 ply-12 positions two threads that way took as long as one.)
-    fn solve_side_by_side(
+    /// Solves `searches` (each a position with the least and the greatest score it is known to
+    /// have) on this solver's threads at once: each thread takes the next search when it has
+    /// finished one, all on the shared table. `found` gets, on this thread, each search's index
+    /// and result as it comes, with this solver's node count so far, and says whether to start
+    /// more: once it has said no, none starts. (Helpers joining one search barely help
+    /// `analyze`: on 20 ply-12 positions two threads that way took as long as one.)
+    pub fn solve_side_by_side(
         &mut self,
-        children: &[(u32, Position)],
+        searches: &[(Position, Score, Score)],
         limits: &Limits,
-    ) -> Vec<(u32, Result<Score, SolverError>)> {
-        // Settles the board first, so that no thread clears the shared table under another.
-        self.arm(&children[0].1, limits);
+        mut found: impl FnMut(usize, Result<Score, SolverError>, u64) -> bool,
+    ) {
+        let Some((first, ..)) = searches.first() else {
+            return;
+        };
+        // Settles the book and the board first, so that no thread clears the shared table
+        // under another and every helper consults the same book.
+        self.load_pending_book();
+        self.arm(first, limits);
         let next = AtomicUsize::new(0);
         let stopped = AtomicBool::new(false);
-        let found: Vec<OnceLock<Result<Score, SolverError>>> =
-            children.iter().map(|_| OnceLock::new()).collect();
-        let work = |solver: &mut Solver| {
-            while !stopped.load(Ordering::Relaxed) {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some((_, child)) = children.get(index) else {
-                    break;
+        std::thread::scope(|scope| {
+            let (sender, results) = mpsc::channel();
+            for _ in 0..self.threads.min(searches.len()) {
+                let mut helper = self.helper();
+                let sender = sender.clone();
+                let (next, stopped) = (&next, &stopped);
+                let work = move || {
+                    // Each result waits for `found`'s answer before the next search starts, so
+                    // that none starts after a no.
+                    let (answer, answers) = mpsc::channel();
+                    while !stopped.load(Ordering::Relaxed) {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(position, lower, upper)) = searches.get(index) else {
+                            break;
+                        };
+                        let before = helper.nodes;
+                        let result = helper.solve_between(&position, lower, upper, limits);
+                        let nodes = helper.nodes - before;
+                        if sender.send((index, result, nodes, answer.clone())).is_err()
+                            || !answers.recv().unwrap_or(false)
+                        {
+                            break;
+                        }
+                    }
                 };
-                let result = solver.solve_within(child, limits);
-                if result.is_err() {
+                // A thread the system refuses is not started: the others, or this thread
+                // below, take its searches.
+                let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+            }
+            drop(sender);
+            for (index, result, nodes, answer) in results {
+                self.nodes += nodes;
+                let more = found(index, result, self.nodes);
+                if !more {
                     stopped.store(true, Ordering::Relaxed);
                 }
-                let _ = found[index].set(result);
+                let _ = answer.send(more);
             }
-        };
-        let threads = std::mem::replace(&mut self.threads, 1);
-        let helper_nodes: u64 = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads.min(children.len()))
-                .filter_map(|_| {
-                    let mut helper = self.helper();
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, move || {
-                            work(&mut helper);
-                            helper.nodes
-                        })
-                        .ok()
-                })
-                .collect();
-            work(self);
-            helpers
-                .into_iter()
-                .map(|helper| helper.join().unwrap_or(0))
-                .sum()
         });
-        self.threads = threads;
-        self.nodes += helper_nodes;
-        let stopped = stopped.into_inner();
-        let mut solved = Vec::with_capacity(children.len());
-        for ((column, child), result) in children.iter().zip(found) {
-            match result.into_inner() {
-                Some(result) => solved.push((*column, result)),
-                // Left by a thread that failed; after a stop, never started.
-                None if !stopped => solved.push((*column, self.solve_within(child, limits))),
-                None => {}
+        while !stopped.load(Ordering::Relaxed) {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(position, lower, upper)) = searches.get(index) else {
+                break;
+            };
+            let result = self.solve_between(&position, lower, upper, limits);
+            if !found(index, result, self.nodes) {
+                break;
             }
         }
-        solved
     }
 
     /// The exact score of `position` and one column (0-based) that reaches it, `None` if the
@@ -1315,6 +1341,69 @@ mod tests {
             other => panic!("expected an interruption, got {other:?}"),
         }
         assert!(pair.nodes() <= 3 * CHECK_INTERVAL, "{}", pair.nodes());
+        assert_eq!(Arc::strong_count(&pair.table), 1);
+    }
+
+    #[test]
+    fn searches_side_by_side_keep_their_bounds_and_stop_when_told() {
+        // Positions of 5x4 games with few stones, each a search of some length.
+        let mut positions = Vec::new();
+        random_games(5, 4, 8, 0x51de, |p| {
+            if p.moves_played() == 3 {
+                positions.push(*p);
+            }
+        });
+        let mut alone = Solver::with_table_bits(18);
+        let exact: Vec<Score> = positions.iter().map(|p| alone.solve(p)).collect();
+        let around = |score: Score, below: i8, above: i8| {
+            (
+                Score::new(score.value() - below),
+                Score::new(score.value() + above),
+            )
+        };
+        let mut searches: Vec<(Position, Score, Score)> = positions
+            .iter()
+            .zip(&exact)
+            .map(|(p, &s)| {
+                let (lower, upper) = around(s, 2, 1);
+                (*p, lower, upper)
+            })
+            .collect();
+        // Bounds that are wrong give a wrong score: this one shows that they are used.
+        let (wrong, _) = around(exact[0], -1, 0);
+        searches[0] = (positions[0], wrong, wrong);
+        let mut pair = Solver::with_table_bits(18);
+        pair.set_threads(2);
+        let mut found = vec![None; searches.len()];
+        let mut last_nodes = 0;
+        pair.solve_side_by_side(&searches, &Limits::default(), |index, result, nodes| {
+            assert!(nodes >= last_nodes);
+            last_nodes = nodes;
+            found[index] = Some(result.unwrap());
+            true
+        });
+        let mut expected: Vec<Option<Score>> = exact.iter().copied().map(Some).collect();
+        expected[0] = Some(wrong);
+        assert_eq!(found, expected);
+        assert_eq!(pair.nodes(), last_nodes);
+        assert!(last_nodes > 0);
+        // Told to stop at the first result, no search starts after it: each thread finishes at
+        // most the one it had started (the searches are short, so without the wait for the
+        // answer the threads would have raced through most of them).
+        let mut quick = Vec::new();
+        random_games(5, 4, 40, 0x9a1e, |p| {
+            if p.moves_played() == 10 {
+                quick.push((*p, Score::new(i8::MIN), Score::new(i8::MAX)));
+            }
+        });
+        let mut pair = Solver::with_table_bits(18);
+        pair.set_threads(2);
+        let mut results = 0;
+        pair.solve_side_by_side(&quick, &Limits::default(), |_, _, _| {
+            results += 1;
+            false
+        });
+        assert!((1..=2).contains(&results), "{results}");
         assert_eq!(Arc::strong_count(&pair.table), 1);
     }
 
