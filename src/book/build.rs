@@ -688,7 +688,7 @@ pub fn merge(paths: &[PathBuf], left_out: &[u32]) -> Result<MergeReport, BuildEr
         )));
     }
     // Said before the merge's minutes of work, not after.
-    if let Some(&ply) = left_out.iter().find(|&&ply| ply >= header.depth) {
+    if let Some(ply) = super::misplaced_left_out(header.depth, left_out) {
         let depth = header.depth;
         return Err(BuildError::Settings(
             super::BookError::Derived { ply, depth }.to_string(),
@@ -819,11 +819,13 @@ pub fn verify(
     seed: u64,
     progress: &mut dyn Progress,
 ) -> Result<(Vec<Mismatch>, usize), BuildError> {
-    if let Some(ply) = ply.filter(|&p| book.entries_per_ply().get(p as usize) == Some(&None)) {
+    let per_ply = book.entries_per_ply();
+    if let Some(ply) = ply.filter(|&p| per_ply.get(p as usize) == Some(&None)) {
+        let stored = (ply..).find(|&p| per_ply.get(p as usize) != Some(&None));
         return Err(BuildError::Settings(format!(
             "ply {ply} is left out of this book (its scores come from the next ply's): verify a \
              stored ply, such as {}",
-            ply + 1
+            stored.unwrap_or(book.depth())
         )));
     }
     let chosen = sample_entries(book, sample, ply, seed)?;
@@ -984,9 +986,16 @@ mod tests {
         );
         assert_eq!(verify(&lean, 5, Some(2), 1, &mut ()).unwrap().1, 5);
         assert_eq!(
-            merge(&[path], &[5]).unwrap_err().to_string(),
-            "ply 5 cannot be left out of a book of depth 5: only plies below the deepest can, \
-             and the deepest is stored"
+            merge(std::slice::from_ref(&path), &[5])
+                .unwrap_err()
+                .to_string(),
+            "ply 5 cannot be left out of a book of depth 5: only plies below the deepest can, at \
+             most 2 in a row"
+        );
+        let error = merge(std::slice::from_ref(&path), &[1, 2, 3]).unwrap_err();
+        assert!(
+            error.to_string().starts_with("ply 3 cannot be left out"),
+            "{error}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -85,10 +85,15 @@ pub struct BuildArgs {
     /// way (repeatable).
     #[arg(long, value_name = "FILE")]
     pub import: Vec<PathBuf>,
-    /// Plies to leave out of the book file, e.g. 11,12: their scores are computed at lookup from
-    /// the next ply's (a lookup of each child), which keeps the file small; the deepest ply is
-    /// always stored.
-    #[arg(long, value_name = "PLIES", value_delimiter = ',')]
+    /// Plies to leave out of the book file written at the end, e.g. 11,12: their scores are
+    /// computed at lookup from the next ply's (a lookup of each child), which keeps the file
+    /// small; never the deepest, at most two in a row. (With --shard, give it to the merge.)
+    #[arg(
+        long,
+        value_name = "PLIES",
+        value_delimiter = ',',
+        conflicts_with = "shard"
+    )]
     pub leave_out: Vec<u32>,
 }
 
@@ -99,8 +104,8 @@ pub struct MergeArgs {
     #[arg(long, short, default_value = DEFAULT_BOOK)]
     pub out: PathBuf,
     /// Plies to leave out of the book file, e.g. 11,12: their scores are computed at lookup from
-    /// the next ply's (a lookup of each child), which keeps the file small; the deepest ply is
-    /// always stored.
+    /// the next ply's (a lookup of each child), which keeps the file small; never the deepest, at
+    /// most two in a row.
     #[arg(long, value_name = "PLIES", value_delimiter = ',')]
     pub leave_out: Vec<u32>,
     /// One progress file per shard.
@@ -192,6 +197,13 @@ pub fn run(
     };
     match args.command {
         BookCommand::Build(args) => {
+            // Said before the hours of solving, not after.
+            if let Some(ply) = super::misplaced_left_out(args.depth, &args.leave_out) {
+                let depth = args.depth;
+                return Err(BuildError::Settings(
+                    super::BookError::Derived { ply, depth }.to_string(),
+                ));
+            }
             let shard = args.shard.map_or(Shard::ALL, |s| s.0);
             let options = BuildOptions {
                 width: args.width,

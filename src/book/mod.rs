@@ -21,7 +21,8 @@
 //!     32    8  checksum: [`checksum`] of bytes 0..32 followed by every byte from 40 on
 //!     40       plies: d + 1 records of 16 bytes, for 0 stones to d:
 //!                0  1  score bits b, 1 to 8; 0 for a ply not stored: its scores are those
-//!                      that negamax gives from the next ply's, computed at lookup
+//!                      that negamax gives from the next ply's, computed at lookup (at most
+//!                      two such plies in a row, never the deepest)
 //!                1  1  score base: the least score of the ply, an i8 (0 if not stored)
 //!                2  6  zero
 //!                8  8  the ply's entries (0 if not stored)
@@ -35,8 +36,10 @@
 //!              after the other; zero-padded to a whole word, then one more zero word
 //! ```
 //!
-//! The numbering ([`numbering::Numbering`]) gives every position with `n` stones a number below
-//! the size of ply `n`, densely: the positions with 12 stones on 7x6 fill 30% of theirs. A
+//! The numbering ([`numbering::Numbering`]) gives every position with at most `d` stones a
+//! number, densely, the plies one after the other: the positions with 12 stones on 7x6 fill 30%
+//! of theirs. The bitmap holds the numbers of the stored plies, each ply's shifted down past
+//! those of the plies left out. A
 //! position and its mirror image share one entry, under the number of the one with the smaller
 //! [`Position::key`]. Scores are exact, from the side to move, with the [`Score`] convention of
 //! the solver. A lookup reads the file where it lies (one bit, one directory entry, at most
@@ -77,6 +80,9 @@ const V1_HEADER_BYTES: usize = 32;
 const V1_ENTRY_BYTES: usize = 8;
 /// Bits of the bitmap counted by one directory entry.
 const DIRECTORY_SPAN: u64 = 512;
+/// The most plies left out one after another: a lookup there costs up to 7^n lookups of the
+/// next stored ply (49 for two).
+pub const MAX_LEFT_OUT_IN_A_ROW: u32 = 2;
 
 /// The book shipped inside the binary (see README.md, "The opening book").
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../book/c4.book");
@@ -126,7 +132,7 @@ pub enum BookError {
         depth: u32,
     },
     /// A ply that cannot be left out.
-    #[error("ply {ply} cannot be left out of a book of depth {depth}: only plies below the deepest can, and the deepest is stored")]
+    #[error("ply {ply} cannot be left out of a book of depth {depth}: only plies below the deepest can, at most {MAX_LEFT_OUT_IN_A_ROW} in a row")]
     Derived {
         /// The ply asked to be left out.
         ply: u32,
@@ -303,7 +309,7 @@ impl Book {
     ) -> Result<Book, BookError> {
         check_board(width, height)?;
         let numbering = Numbering::new(width, height, depth)?;
-        if let Some(&ply) = left_out.iter().find(|&&ply| ply >= depth) {
+        if let Some(ply) = misplaced_left_out(depth, left_out) {
             return Err(BookError::Derived { ply, depth });
         }
         let limit = score_limit(width, height);
@@ -395,6 +401,12 @@ impl Book {
             }
             plies.push((score_bits, score_base, count));
         }
+        let left_out: Vec<u32> = (0..=depth).filter(|&p| plies[p as usize].0 == 0).collect();
+        if misplaced_left_out(depth, &left_out).is_some() {
+            return Err(BookError::Inconsistent {
+                what: "header leaves out more plies in a row than a lookup may compute",
+            });
+        }
         let count = read_u64(&bytes, 16);
         let (plies, numbers, score_bits) = lay_out(&numbering, &plies);
         if bytes[15] != 0
@@ -464,7 +476,11 @@ impl Book {
             let index = index as u64;
             let ply = &self.plies[stones as usize];
             per_ply[stones as usize] += 1;
-            if per_ply[stones as usize] > ply.count {
+            // Each ply's entries must be the ones its record places: the scores of the others
+            // would be read from another ply's bits.
+            if per_ply[stones as usize] > ply.count
+                || index != ply.first_rank + per_ply[stones as usize] - 1
+            {
                 return Err(BookError::Inconsistent {
                     what: "entries of a ply do not match its bitmap",
                 });
@@ -723,6 +739,26 @@ impl Book {
     }
 }
 
+/// The first ply of `left_out` that a book of depth `depth` cannot leave out: the deepest or
+/// below, or the third of three in a row (see [`MAX_LEFT_OUT_IN_A_ROW`]).
+pub fn misplaced_left_out(depth: u32, left_out: &[u32]) -> Option<u32> {
+    let mut sorted = left_out.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut in_a_row = 0;
+    for (index, &ply) in sorted.iter().enumerate() {
+        in_a_row = if index > 0 && sorted[index - 1] + 1 == ply {
+            in_a_row + 1
+        } else {
+            1
+        };
+        if ply >= depth || in_a_row > MAX_LEFT_OUT_IN_A_ROW {
+            return Some(ply);
+        }
+    }
+    None
+}
+
 /// The score of a position that is not over and where the side to move cannot win at once, by
 /// negamax over its children: a child that fills the board is a draw, one where the opponent
 /// wins at once scores directly, any other `child_score`, and `None` if that has none.
@@ -946,6 +982,12 @@ mod tests {
     fn pos(moves: &str) -> Position {
         let columns: Vec<u8> = moves.bytes().map(|b| b - b'1').collect();
         Position::from_moves(7, 6, &columns).unwrap()
+    }
+
+    /// Writes the checksum that matches a changed file.
+    fn reseal(bytes: &mut [u8]) {
+        let sum = checksum(&bytes[..32], &bytes[FIXED_HEADER_BYTES..]);
+        bytes[32..40].copy_from_slice(&sum.to_le_bytes());
     }
 
     fn small_book() -> Book {
@@ -1177,12 +1219,70 @@ mod tests {
         let mut bytes = small_book().to_bytes();
         bytes[16] += 1;
         bytes[FIXED_HEADER_BYTES + 4 * PLY_RECORD_BYTES + 8] += 1;
-        let sum = checksum(&bytes[..32], &bytes[FIXED_HEADER_BYTES..]);
-        bytes[32..40].copy_from_slice(&sum.to_le_bytes());
+        reseal(&mut bytes);
         assert!(matches!(
             Book::from_bytes(&bytes),
             Err(BookError::Inconsistent { .. })
         ));
+    }
+
+    #[test]
+    fn entries_moved_to_another_ply_are_refused() {
+        // The empty board's bit cleared and a ply-1 position's set: the count still matches,
+        // but ply 1's entries would read their scores from the wrong bits.
+        let book = small_book();
+        let mut bytes = book.to_bytes();
+        let numbering = Numbering::new(7, 6, 4).unwrap();
+        let moved = book.plies[1].first_bit + numbering.number(&pos("2")) - numbering.first(1);
+        bytes[book.bitmap_at] &= !1;
+        bytes[book.bitmap_at + (moved / 8) as usize] |= 1 << (moved % 8);
+        let bitmap = bytes[book.bitmap_at..book.directory_at].to_vec();
+        let mut before = 0u32;
+        for (block, chunk) in bitmap.chunks(DIRECTORY_SPAN as usize / 8).enumerate() {
+            let at = book.directory_at + block * 4;
+            bytes[at..at + 4].copy_from_slice(&before.to_le_bytes());
+            before += chunk.iter().map(|b| b.count_ones()).sum::<u32>();
+        }
+        reseal(&mut bytes);
+        assert_eq!(
+            Book::from_bytes(&bytes),
+            Err(BookError::Inconsistent {
+                what: "entries of a ply do not match its bitmap"
+            })
+        );
+    }
+
+    #[test]
+    fn more_plies_left_out_in_a_row_than_a_lookup_may_compute_are_refused() {
+        let entries: Vec<(u64, Score)> = small_book().entries().collect();
+        let lean = Book::from_scores_leaving_out(7, 6, 4, &[1, 2], entries.clone()).unwrap();
+        assert_eq!(lean.entries_per_ply()[1..3], [None, None]);
+        assert_eq!(lean.score(&pos("")), Some(Score::new(-2)), "stored");
+        assert_eq!(
+            lean.score(&pos("4")),
+            None,
+            "its children at ply 3 are missing"
+        );
+        assert_eq!(
+            Book::from_scores_leaving_out(7, 6, 4, &[1, 2, 3], entries.clone()),
+            Err(BookError::Derived { ply: 3, depth: 4 })
+        );
+        assert_eq!(
+            Book::from_scores_leaving_out(7, 6, 4, &[4], entries),
+            Err(BookError::Derived { ply: 4, depth: 4 })
+        );
+        // The same in a file's header: ply 3's record made a ply left out too.
+        let mut bytes = lean.to_bytes();
+        let record = FIXED_HEADER_BYTES + 3 * PLY_RECORD_BYTES;
+        bytes[16] = 2;
+        bytes[record..record + 16].fill(0);
+        reseal(&mut bytes);
+        assert_eq!(
+            Book::from_bytes(&bytes),
+            Err(BookError::Inconsistent {
+                what: "header leaves out more plies in a row than a lookup may compute"
+            })
+        );
     }
 
     proptest::proptest! {
@@ -1208,8 +1308,7 @@ mod tests {
                 }
             }
             bytes.truncate(bytes.len() - cut);
-            let sum = checksum(&bytes[..32], &bytes[FIXED_HEADER_BYTES..]);
-            bytes[32..40].copy_from_slice(&sum.to_le_bytes());
+            reseal(&mut bytes);
             if let Ok(book) = Book::from_bytes(&bytes) {
                 let listed = book.entries().count();
                 proptest::prop_assert_eq!(listed, book.len());

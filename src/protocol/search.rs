@@ -6,7 +6,7 @@
 
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -280,19 +280,15 @@ impl Search {
                 break;
             }
             if self.solver.threads() > 1 && open.len() > 1 {
-                // The columns side by side, a thread each, within the nodes left shared out.
+                // The columns side by side, a thread each, within the nodes left shared out;
+                // each search stops at the next line's time as it stands when it starts.
                 let used = self.solver.nodes() - start;
                 let left = request.nodes.map(|n| n.saturating_sub(used));
                 let share = left.map_or(budget, |left| budget.min(left / open.len() as u64));
                 if share == 0 || self.is_stopped() {
                     break;
                 }
-                let limits = Limits {
-                    max_nodes: Some(share),
-                    stop: Some(Arc::clone(&self.stop)),
-                    deadline: Some(next_info),
-                };
-                let searches: Vec<_> = open
+                let (columns, searches): (Vec<u32>, Vec<_>) = open
                     .iter()
                     .filter_map(|&column| {
                         let mut child = *position;
@@ -300,24 +296,36 @@ impl Search {
                         let ColumnView::Between(low, high) = views[column as usize] else {
                             return None;
                         };
-                        Some((child, high.flipped(), low.flipped()))
+                        Some((column, (child, high.flipped(), low.flipped())))
                     })
-                    .collect();
+                    .unzip();
                 let stop = Arc::clone(&self.stop);
+                let line_due = Mutex::new(next_info);
+                let limits = || Limits {
+                    max_nodes: Some(share),
+                    stop: Some(Arc::clone(&stop)),
+                    deadline: Some(*line_due.lock().unwrap_or_else(PoisonError::into_inner)),
+                };
                 let (mut written, mut failed) = (Ok(()), false);
                 self.solver
                     .solve_side_by_side(&searches, &limits, |index, result, nodes| {
-                        let Some(proven) = narrow(&mut views[open[index] as usize], result) else {
+                        let view = &mut views[columns[index] as usize];
+                        let Some(proven) = narrow(view, result) else {
                             failed = true;
                             return false;
                         };
-                        if proven || Instant::now() >= next_info {
+                        let mut due = line_due.lock().unwrap_or_else(PoisonError::into_inner);
+                        // After a failed write, nothing more is written.
+                        if written.is_ok() && (proven || Instant::now() >= *due) {
                             let info = progress_info(&views, nodes - start);
                             written = emit_new(&mut last, info, emit);
-                            next_info = Instant::now() + interval;
+                            *due = Instant::now() + interval;
                         }
                         written.is_ok() && !stop.load(Ordering::Relaxed)
                     });
+                next_info = line_due
+                    .into_inner()
+                    .unwrap_or_else(PoisonError::into_inner);
                 written?;
                 if failed {
                     break;

@@ -209,7 +209,7 @@ impl Solver {
     /// join a search only once it has taken [`PARALLEL_MIN_NODES`] nodes, so small searches stay
     /// on one thread; single-probe searches (weak, [`is_at_most_within`](Self::is_at_most_within))
     /// always do. [`analyze`](Self::analyze) instead solves its columns side by side, when two or
-    /// more need a search.
+    /// more need a search ([`solve_side_by_side`](Self::solve_side_by_side)).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, MAX_THREADS);
     }
@@ -473,7 +473,7 @@ impl Solver {
                 .map(|&(_, child)| (child, unbounded.0, unbounded.1))
                 .collect();
             let mut found = Vec::with_capacity(searched.len());
-            self.solve_side_by_side(&searches, limits, |index, result, _| {
+            self.solve_side_by_side(&searches, &|| limits.clone(), |index, result, _| {
                 let solved = result.is_ok();
                 found.push((searched[index].0, result));
                 solved
@@ -524,14 +524,16 @@ impl Solver {
 
     /// Solves `searches` (each a position with the least and the greatest score it is known to
     /// have) on this solver's threads at once: each thread takes the next search when it has
-    /// finished one, all on the shared table. `found` gets, on this thread, each search's index
-    /// and result as it comes, with this solver's node count so far, and says whether to start
-    /// more: once it has said no, none starts. (Helpers joining one search barely help
-    /// `analyze`: on 20 ply-12 positions two threads that way took as long as one.)
+    /// finished one, all on the shared table, each search within the limits `limits` gives as it
+    /// starts. `found` gets, on this thread, each search's index and result as it comes, with
+    /// this solver's node count so far, and says whether to start more: once it has said no,
+    /// none starts. (Helpers joining one search barely help `analyze`: on 20 ply-12 positions two
+    /// threads that way took as long as one.) A panic in a search is a bug: it reaches the caller
+    /// once the other threads have finished theirs.
     pub fn solve_side_by_side(
         &mut self,
         searches: &[(Position, Score, Score)],
-        limits: &Limits,
+        limits: &(dyn Fn() -> Limits + Sync),
         mut found: impl FnMut(usize, Result<Score, SolverError>, u64) -> bool,
     ) {
         let Some((first, ..)) = searches.first() else {
@@ -540,7 +542,7 @@ impl Solver {
         // Settles the book and the board first, so that no thread clears the shared table
         // under another and every helper consults the same book.
         self.load_pending_book();
-        self.arm(first, limits);
+        self.arm(first, &limits());
         let next = AtomicUsize::new(0);
         let stopped = AtomicBool::new(false);
         std::thread::scope(|scope| {
@@ -550,19 +552,20 @@ impl Solver {
                 let sender = sender.clone();
                 let (next, stopped) = (&next, &stopped);
                 let work = move || {
-                    // Each result waits for `found`'s answer before the next search starts, so
-                    // that none starts after a no.
-                    let (answer, answers) = mpsc::channel();
                     while !stopped.load(Ordering::Relaxed) {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&(position, lower, upper)) = searches.get(index) else {
                             break;
                         };
                         let before = helper.nodes;
-                        let result = helper.solve_between(&position, lower, upper, limits);
+                        let result = helper.solve_between(&position, lower, upper, &limits());
                         let nodes = helper.nodes - before;
-                        if sender.send((index, result, nodes, answer.clone())).is_err()
-                            || !answers.recv().unwrap_or(false)
+                        // Each result waits for `found`'s answer before the next search starts,
+                        // so that none starts after a no; a caller gone without answering
+                        // (it panicked) is a no.
+                        let (answer, answered) = mpsc::channel();
+                        if sender.send((index, result, nodes, answer)).is_err()
+                            || !answered.recv().unwrap_or(false)
                         {
                             break;
                         }
@@ -587,7 +590,7 @@ impl Solver {
             let Some(&(position, lower, upper)) = searches.get(index) else {
                 break;
             };
-            let result = self.solve_between(&position, lower, upper, limits);
+            let result = self.solve_between(&position, lower, upper, &limits());
             if !found(index, result, self.nodes) {
                 break;
             }
@@ -1376,7 +1379,7 @@ mod tests {
         pair.set_threads(2);
         let mut found = vec![None; searches.len()];
         let mut last_nodes = 0;
-        pair.solve_side_by_side(&searches, &Limits::default(), |index, result, nodes| {
+        pair.solve_side_by_side(&searches, &Limits::default, |index, result, nodes| {
             assert!(nodes >= last_nodes);
             last_nodes = nodes;
             found[index] = Some(result.unwrap());
@@ -1399,7 +1402,7 @@ mod tests {
         let mut pair = Solver::with_table_bits(18);
         pair.set_threads(2);
         let mut results = 0;
-        pair.solve_side_by_side(&quick, &Limits::default(), |_, _, _| {
+        pair.solve_side_by_side(&quick, &Limits::default, |_, _, _| {
             results += 1;
             false
         });
