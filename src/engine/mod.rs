@@ -36,18 +36,35 @@ pub enum Level {
     Heuristic { plies: u32 },
 }
 
+/// What a look-ahead that saw the end of the game on every line it needed proved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Forced {
+    /// The side to move wins, whatever the others play.
+    Win,
+    /// Every column loses when the others all play against the side to move (with two players,
+    /// a loss however it plays).
+    Loss,
+}
+
 /// A chosen move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Choice {
     /// The column to play.
     pub column: Column,
-    /// Whether the choice is backed by a complete search: an exact score, or a look-ahead that
-    /// saw a forced result.
-    pub proven: bool,
     /// The exact score of the move, when the solver found it.
     pub score: Option<Score>,
+    /// The result a look-ahead saw forced, when it chose.
+    pub forced: Option<Forced>,
     /// Whether a `stop` cut the look-ahead short, so that a one-move look chose.
     pub stopped: bool,
+}
+
+impl Choice {
+    /// Whether the choice is backed by a complete search: an exact score, or a look-ahead that
+    /// saw a forced result.
+    pub fn proven(&self) -> bool {
+        self.score.is_some() || self.forced.is_some()
+    }
 }
 
 /// Chooses a move for the side to move at `level`; `None` when the game is over. `solver` is
@@ -62,8 +79,8 @@ pub fn choose(
 ) -> Option<Choice> {
     let unproven = |column| Choice {
         column,
-        proven: false,
         score: None,
+        forced: None,
         stopped: false,
     };
     // Look-ahead levels take no bounds, but a `stop` ends them too.
@@ -85,8 +102,8 @@ pub fn choose(
             match best_column(game, solver, limits) {
                 Ok((column, score)) => Some(Choice {
                     column,
-                    proven: true,
                     score: Some(score),
+                    forced: None,
                     stopped: false,
                 }),
                 Err(PerfectError::GameOver(_)) => None,
@@ -161,9 +178,9 @@ pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Column> {
 pub struct Lookahead {
     /// The column chosen.
     pub column: Column,
-    /// Whether the search saw the end of the game on every line it needed: a forced win, or
-    /// every column losing.
-    pub proven: bool,
+    /// What the search proved, when it saw the end of the game on every line it needed: a
+    /// forced win, or every column losing.
+    pub forced: Option<Forced>,
     /// Whether a `stop` cut the search short, so that a one-move look chose.
     pub stopped: bool,
 }
@@ -172,8 +189,8 @@ impl From<Lookahead> for Choice {
     fn from(choice: Lookahead) -> Choice {
         Choice {
             column: choice.column,
-            proven: choice.proven,
             score: None,
+            forced: choice.forced,
             stopped: choice.stopped,
         }
     }
@@ -201,11 +218,18 @@ pub fn lookahead_move(
         return None;
     }
     let top = values[best[0].index()];
-    let proven =
-        finished && (top == Some(WIN) || values.iter().flatten().all(|&v| v == lookahead::LOSS));
+    let forced = if !finished {
+        None
+    } else if top == Some(WIN) {
+        Some(Forced::Win)
+    } else if values.iter().flatten().all(|&v| v == lookahead::LOSS) {
+        Some(Forced::Loss)
+    } else {
+        None
+    };
     Some(Lookahead {
         column: tie_break.pick(&best, rng),
-        proven,
+        forced,
         stopped: !finished,
     })
 }
@@ -224,7 +248,7 @@ mod tests {
         let right =
             lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Right, &mut rng, None).unwrap();
         assert_eq!((left.column.number(), right.column.number()), (1, 7));
-        assert!(!left.proven);
+        assert_eq!(left.forced, None);
     }
 
     #[test]
@@ -240,7 +264,33 @@ mod tests {
         )
         .unwrap();
         assert_eq!(m.column.number(), 1);
-        assert!(m.proven);
+        assert_eq!(m.forced, Some(Forced::Win));
+    }
+
+    #[test]
+    fn sees_a_loss_it_cannot_stop() {
+        // o holds b1 c1 d1 with a1 and e1 open: whatever x plays, o wins next.
+        let g = Game::standard_after(&[7, 2, 7, 3, 6, 4]);
+        let m = lookahead_move(
+            &g,
+            3,
+            Evaluation::Windows,
+            TieBreak::Left,
+            &mut Rng::new(0),
+            None,
+        )
+        .unwrap();
+        assert_eq!(m.forced, Some(Forced::Loss));
+        // One move deep it cannot see o's reply.
+        let shallow = lookahead_move(
+            &g,
+            1,
+            Evaluation::Windows,
+            TieBreak::Left,
+            &mut Rng::new(0),
+            None,
+        );
+        assert_eq!(shallow.unwrap().forced, None);
     }
 
     #[test]
@@ -256,7 +306,7 @@ mod tests {
             &Limits::default(),
         )
         .unwrap();
-        assert!(c.proven);
+        assert!(c.proven());
         assert!([3, 7].contains(&c.column.number()));
         assert_eq!(c.score.map(|s| s.value()), Some(18));
         let stopped = Limits {
@@ -274,7 +324,7 @@ mod tests {
             &stopped,
         )
         .unwrap();
-        assert!(!c.proven);
+        assert!(!c.proven());
         let v = Variant::new(7, 6, 4, Variant::default_tokens(3).unwrap(), true).unwrap();
         let c = choose(
             &Game::new(v),
@@ -284,7 +334,7 @@ mod tests {
             &Limits::default(),
         )
         .unwrap();
-        assert!(!c.proven);
+        assert!(!c.proven());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 use std::path::Path;
 
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
-use crate::engine::{self, perfect, Level, Rng, HEURISTIC_PLIES};
+use crate::engine::{self, perfect, Forced, Level, Rng, HEURISTIC_PLIES};
 use crate::notation::{fen_of, parse_column, render_labelled, Style};
 use crate::rules::{Direction, DrawReason, Game, Outcome, Player};
 use crate::solver::{Limits, Solver};
@@ -572,7 +572,14 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     || "the exact search takes too long here".to_string(),
                     |e| e.to_string(),
                 );
-                format!("Hint: column {column}, from a {HEURISTIC_PLIES}-move look-ahead ({why}).")
+                let seen = match choice.forced {
+                    Some(Forced::Win) => ", which sees a forced win",
+                    Some(Forced::Loss) => ", which sees every column lose",
+                    None => "",
+                };
+                format!(
+                    "Hint: column {column}, from a {HEURISTIC_PLIES}-move look-ahead{seen} ({why})."
+                )
             }
         };
         Ok(self.say(&line)?)

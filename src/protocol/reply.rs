@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use super::command::verbs;
 use crate::engine::lookahead::{LOSS, WIN};
 use crate::engine::perfect::Meaning;
+use crate::engine::Forced;
 use crate::notation::format_moves;
 use crate::rules::{Column, DrawReason, Game, Line, Outcome, Token};
 use crate::solver::{Outcome as WeakOutcome, Score};
@@ -65,6 +66,12 @@ impl Summary {
 pub enum HintReason {
     /// The solver's exact score, in words.
     Exact(Meaning),
+    /// The heuristic search saw a forced result within `plies` moves, in a game of `players`.
+    Forced {
+        outcome: Forced,
+        plies: u32,
+        players: usize,
+    },
     /// The heuristic search saw no forced result within this many moves.
     NoForcedResult(u32),
     /// A `stop` cut the search short and a one-move look chose.
@@ -283,6 +290,23 @@ impl Response {
             } => {
                 let why = match reason {
                     HintReason::Exact(meaning) => meaning.to_string(),
+                    HintReason::Forced {
+                        outcome: Forced::Win,
+                        plies,
+                        ..
+                    } => format!("{mover} forces a win within {plies} moves"),
+                    HintReason::Forced {
+                        outcome: Forced::Loss,
+                        plies,
+                        players,
+                    } => {
+                        let against = if *players > 2 {
+                            ", if the others play together against it"
+                        } else {
+                            ""
+                        };
+                        format!("{mover} loses within {plies} moves whatever it plays{against}")
+                    }
                     HintReason::NoForcedResult(plies) => {
                         format!("no forced result within {plies} moves")
                     }

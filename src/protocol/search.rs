@@ -192,7 +192,7 @@ impl Search {
                 let play = matches!(self.kind, SearchKind::Genmove(_)).then_some(choice.column);
                 let response = Response::BestMove {
                     column: choice.column,
-                    proven: choice.proven,
+                    proven: choice.proven(),
                     score: choice.score,
                     played: None,
                 };
@@ -204,10 +204,15 @@ impl Search {
                 let request = GoRequest::default();
                 let limits = self.limits(Some(&request));
                 let choice = choose_move(game, &request, &mut self.solver, &mut self.rng, &limits)?;
-                let reason = match choice.score {
-                    Some(score) => HintReason::Exact(Meaning::of(score, game)),
-                    None if choice.stopped => HintReason::Stopped,
-                    None => HintReason::NoForcedResult(HEURISTIC_PLIES),
+                let reason = match (choice.score, choice.forced) {
+                    (Some(score), _) => HintReason::Exact(Meaning::of(score, game)),
+                    (None, Some(outcome)) => HintReason::Forced {
+                        outcome,
+                        plies: HEURISTIC_PLIES,
+                        players: game.variant().players(),
+                    },
+                    (None, None) if choice.stopped => HintReason::Stopped,
+                    (None, None) => HintReason::NoForcedResult(HEURISTIC_PLIES),
                 };
                 let response = Response::Hint {
                     mover: game.variant().token(game.to_move()),
