@@ -108,7 +108,7 @@ pub enum BookError {
     #[error("not a c4 book file (expected the magic bytes \"c4-book\")")]
     BadMagic,
     /// A format this code does not read.
-    #[error("book format version {found} is not supported, expected 1 or {FORMAT_VERSION}")]
+    #[error("book format version {found} is not supported, expected 1 to {FORMAT_VERSION}")]
     Version {
         /// The version in the file.
         found: u32,

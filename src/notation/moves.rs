@@ -74,8 +74,9 @@ fn letter_column(c: char) -> Option<u8> {
         .then(|| lower as u8 - b'a' + 1)
 }
 
+/// A tab counts as a space, as it does between a line's words.
 fn is_separator(c: char) -> bool {
-    c == ' ' || c == ','
+    c == ' ' || c == '\t' || c == ','
 }
 
 /// Where written column numbers start. Letters always start at `a` = column 1.
@@ -381,6 +382,7 @@ mod tests {
         assert_eq!(parse_moves("10 11 3", 7), Ok(vec![10, 11, 3]));
         assert_eq!(parse_moves("10,11,3", 16), Ok(vec![10, 11, 3]));
         assert_eq!(parse_moves(" ,10 ,, 11  3, ", 16), Ok(vec![10, 11, 3]));
+        assert_eq!(parse_moves("4\t4,\t5", 7), Ok(vec![4, 4, 5]));
         assert_eq!(parse_moves("4453", 10), Ok(vec![4453]));
         assert_eq!(parse_moves("007", 16), Ok(vec![7]));
     }
@@ -441,8 +443,8 @@ mod tests {
             format!("';' is not a column: {expected}")
         );
         assert_eq!(
-            message("4\t5", 7),
-            format!("'\\t' is not a column: {expected}")
+            message("4\u{b}5", 7),
+            format!("'\\u{{b}}' is not a column: {expected}")
         );
         assert_eq!(message("é", 1), format!("'é' is not a column: {expected}"));
         assert_eq!(

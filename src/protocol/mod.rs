@@ -67,7 +67,7 @@ fn clean_line(bytes: &[u8]) -> Result<Option<&str>, String> {
             e.valid_up_to() + 1
         )
     })?;
-    let text = text.split('#').next().unwrap_or("");
+    // The whole line, comment included, as for UTF-8: a refused line is refused whole.
     if let Some((i, c)) = text
         .char_indices()
         .find(|&(_, c)| c.is_control() && c != '\t')
@@ -78,7 +78,7 @@ fn clean_line(bytes: &[u8]) -> Result<Option<&str>, String> {
             text[..i].chars().count() + 1
         ));
     }
-    let text = text.trim();
+    let text = text.split('#').next().unwrap_or("").trim();
     Ok((!text.is_empty()).then_some(text))
 }
 
@@ -351,6 +351,12 @@ mod tests {
         assert_eq!(
             transcript(b"fen\x00\n"),
             "? the line contains the control character U+0000 at column 4; commands are printable text\n\n"
+        );
+        // In a comment too: a refused line is never run, whatever follows the `#`.
+        assert_eq!(
+            transcript(b"fen # \x01\n# \x1b[31m\n"),
+            "? the line contains the control character U+0001 at column 7; commands are printable text\n\n\
+             ? the line contains the control character U+001B at column 3; commands are printable text\n\n"
         );
     }
 
