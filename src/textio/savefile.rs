@@ -1,6 +1,8 @@
 //! Saved games on disk, in the S0 format: one line per player's name, in turn order, then a FEN
 //! line. Saving never destroys an existing file: it writes a temporary file beside the target,
-//! reads it back, and only then renames it over the target.
+//! reads it back, and only then renames it over the target. A symbolic link is followed to the
+//! file it names, the file keeps its permissions, and anything but a regular file (a device, a
+//! pipe) is refused, since the rename would replace it.
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -94,14 +96,37 @@ fn save_with(
     text: &str,
     replace: impl FnOnce(&Path, &Path) -> io::Result<()>,
 ) -> Result<(), SaveError> {
-    let temporary = temporary_path(path);
-    let result = write_checked(&temporary, text, path)
-        .and_then(|()| replace(&temporary, path).map_err(io_error("save", path)));
+    let (target, permissions) = save_target(path)?;
+    let temporary = temporary_path(&target);
+    let result = write_checked(&temporary, text, path, permissions)
+        .and_then(|()| replace(&temporary, &target).map_err(io_error("save", path)));
     if result.is_err() {
         // The temporary file may not exist; either way the target is untouched.
         let _ = fs::remove_file(&temporary);
     }
     result
+}
+
+/// The file a save to `path` replaces (through symbolic links) and its permissions, if it
+/// exists; an error for a directory or anything else that is not a regular file.
+fn save_target(path: &Path) -> Result<(PathBuf, Option<fs::Permissions>), SaveError> {
+    let refused = |reason: &str| SaveError::Io {
+        action: "save",
+        path: path.display().to_string(),
+        reason: reason.into(),
+    };
+    match fs::metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((path.to_path_buf(), None)),
+        Err(e) => Err(io_error("save", path)(e)),
+        Ok(found) if found.is_dir() => Err(refused("it is a directory")),
+        Ok(found) if !found.is_file() => Err(refused(
+            "it is not a regular file (a device or a pipe), which saving would replace",
+        )),
+        Ok(found) => {
+            let target = fs::canonicalize(path).map_err(io_error("save", path))?;
+            Ok((target, Some(found.permissions())))
+        }
+    }
 }
 
 /// The temporary file beside `path`: same folder, so the rename cannot cross file systems.
@@ -113,16 +138,19 @@ fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.c4-{}.tmp", std::process::id()))
 }
 
-/// Writes `text` to `temporary`, flushes it to disk and reads it back to compare.
-fn write_checked(temporary: &Path, text: &str, target: &Path) -> Result<(), SaveError> {
-    if target.is_dir() {
-        return Err(SaveError::Io {
-            action: "save",
-            path: target.display().to_string(),
-            reason: "it is a directory".into(),
-        });
-    }
+/// Writes `text` to `temporary` with `permissions` (the replaced file's), flushes it to disk and
+/// reads it back to compare.
+fn write_checked(
+    temporary: &Path,
+    text: &str,
+    target: &Path,
+    permissions: Option<fs::Permissions>,
+) -> Result<(), SaveError> {
     let mut file = fs::File::create(temporary).map_err(io_error("save", target))?;
+    if let Some(permissions) = permissions {
+        file.set_permissions(permissions)
+            .map_err(io_error("save", target))?;
+    }
     file.write_all(text.as_bytes())
         .map_err(io_error("save", target))?;
     file.sync_all().map_err(io_error("save", target))?;
@@ -237,6 +265,37 @@ mod tests {
             vec![std::ffi::OsString::from("game.txt")],
             "no temporary file is left"
         );
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_save_follows_links_keeps_permissions_and_never_replaces_a_device() {
+        use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
+        let folder = scratch("special");
+        let names = vec!["Ann".to_string(), "Ben".to_string()];
+        let fen = "7/7/7/7/7/7 x";
+        let target = folder.join("game.txt");
+        fs::write(&target, "old\n").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
+        let link = folder.join("link.txt");
+        symlink(&target, &link).unwrap();
+        save(&link, &names, fen).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap(), format(&names, fen));
+        let mode = fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // A pipe stands for any file that is not a regular one (a device such as /dev/null).
+        let pipe = folder.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+        if made.is_ok_and(|s| s.success()) {
+            let refused = save(&pipe, &names, fen).unwrap_err().to_string();
+            assert!(refused.contains("not a regular file"), "{refused}");
+            assert!(fs::metadata(&pipe).unwrap().file_type().is_fifo());
+        }
         fs::remove_dir_all(&folder).unwrap();
     }
 
