@@ -145,7 +145,12 @@ impl SolveArgs {
 fn chosen_book(no_book: bool, file: Option<&Path>) -> Result<Option<Arc<Book>>, BuildError> {
     match file {
         _ if no_book => Ok(None),
-        Some(path) => Ok(Some(Arc::new(read_book(path)?))),
+        Some(path) => read_book(path)
+            .map(|book| Some(Arc::new(book)))
+            .map_err(|source| BuildError::BookFile {
+                path: path.to_path_buf(),
+                source,
+            }),
         None => Ok(Book::embedded()),
     }
 }
@@ -159,8 +164,8 @@ pub struct BenchArgs {
     /// Take at most N positions per file
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<usize>,
-    /// A transposition table of 2^N entries
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_BITS, value_parser = positive_u32)]
+    /// A transposition table of 2^N entries, 10-30 (2^30 entries take 8 GiB)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(10..=30))]
     pub bits: u32,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
@@ -381,14 +386,6 @@ pub fn usage_error(subcommand: Option<&str>, message: impl fmt::Display) -> clap
 /// A whole number from 1.
 fn positive(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err("expected a whole number from 1".to_string()),
-    }
-}
-
-/// [`positive`], as the table's bit count.
-fn positive_u32(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err("expected a whole number from 1".to_string()),
     }

@@ -240,9 +240,17 @@ fn bad_files_and_arguments_are_reported_not_crashed_on() {
     let dir = scratch("errors");
     let path = dir.join("bad.book");
     std::fs::write(&path, b"c4-book\nthis is not a book at all").unwrap();
+    // A book file that cannot be used is status 2, as for `c4 solve --book` and `c4 bench`.
     let (_, err, code) = c4(&["book", "info", path.to_str().unwrap()]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("book format version"), "{err}");
+    let missing = dir.join("missing.book");
+    let (_, err, code) = c4(&["book", "verify", missing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.ends_with("missing.book: no such file or directory\n"),
+        "{err}"
+    );
     let (_, err, code) = c4(&["book", "merge", "-o", "x.book", path.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("not a c4 shard progress file"), "{err}");

@@ -136,8 +136,9 @@ pub struct InfoArgs {
     pub book: Option<PathBuf>,
 }
 
-/// `c4 book` with its parsed arguments: runs, prints errors, and returns the exit status: 0, or
-/// 1 on a failure or a verify mismatch (bad arguments never get here: clap exits with 2).
+/// `c4 book` with its parsed arguments: runs, prints errors, and returns the exit status: 0, 1 on
+/// a failure or a verify mismatch, 2 for a book file that cannot be read or is not a book (bad
+/// arguments never get here: clap exits with 2).
 pub fn main(args: BookArgs) -> ExitCode {
     let mut stdout = io::stdout().lock();
     let mut stderr = io::stderr();
@@ -151,6 +152,11 @@ pub fn main(args: BookArgs) -> ExitCode {
         Ok(false) => ExitCode::from(1),
         Err(BuildError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
+        }
+        // A book file that cannot be read, as for every command (README.md, exit status).
+        Err(e @ BuildError::BookFile { .. }) => {
+            eprintln!("c4 book: {e}");
+            ExitCode::from(2)
         }
         Err(e) => {
             eprintln!("c4 book: {e}");
@@ -359,7 +365,10 @@ fn left_out_text(book: &Book) -> String {
 
 fn load(path: Option<&Path>) -> Result<Book, BuildError> {
     match path {
-        Some(path) => build::read_book(path),
+        Some(path) => build::read_book(path).map_err(|source| BuildError::BookFile {
+            path: path.to_path_buf(),
+            source,
+        }),
         None => Book::embedded()
             .map(|b| (*b).clone())
             .ok_or_else(|| BuildError::Settings("the built-in book is corrupt".into())),

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use super::command::{is_known, BookRequest, Command, NewGame, Start};
 use super::reply::{BookInUse, Response, Summary};
 use super::search::{Finished, Search, SearchError, SearchKind};
-use crate::book::{Book, BookError};
+use crate::book::build::{read_book, BookFileError};
+use crate::book::Book;
 use crate::engine::perfect::PerfectError;
 use crate::engine::Rng;
 use crate::notation::{
@@ -60,17 +61,10 @@ pub enum SessionError {
     /// A search gave no answer.
     #[error("{0}")]
     Search(#[from] SearchError),
-    /// `book load` of a file that cannot be read.
-    #[error("cannot load book {path}: {reason}")]
-    BookFile { path: String, reason: String },
-    /// `book load` of a file that is not a valid book.
+    /// `book load` of a file that cannot be read or is not a valid book.
     #[error("cannot load book {path}: {source}")]
-    Book { path: String, source: BookError },
+    Book { path: String, source: BookFileError },
 }
-
-/// The largest book file `book load` reads (a 7x6 book to depth 12 is about 8 MB, a format-1
-/// one 56 MB).
-pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// The solver's table size until `hash` changes it, in MiB.
 pub const DEFAULT_HASH_MIB: u32 = 64;
@@ -406,28 +400,10 @@ fn built_in_book() -> Option<(Arc<Book>, String)> {
 
 /// Reads and checks a book file for `book load`.
 fn load_book(path: &std::path::Path) -> Result<Book, SessionError> {
-    use std::io::Read;
-    let name = path.display().to_string();
-    let file_error = |e: std::io::Error| SessionError::BookFile {
-        path: name.clone(),
-        reason: match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            std::io::ErrorKind::IsADirectory => "it is a directory".to_string(),
-            _ => "the file cannot be read".to_string(),
-        },
-    };
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_BOOK_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(file_error)?;
-    if bytes.len() as u64 > MAX_BOOK_BYTES {
-        return Err(SessionError::BookFile {
-            path: name,
-            reason: format!("the file has more than {MAX_BOOK_BYTES} bytes, too many for a book"),
-        });
-    }
-    Book::from_bytes(&bytes).map_err(|source| SessionError::Book { path: name, source })
+    read_book(path).map_err(|source| SessionError::Book {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// The table size used for a request of `mib` MiB: the largest power of two not above it, since
