@@ -322,9 +322,12 @@ pub fn run_bench(
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
-            let Ok(position) = position_of(moves, BENCH_WIDTH, BENCH_HEIGHT) else {
-                mismatches.push(line.to_string());
-                continue;
+            let position = match position_of(moves, BENCH_WIDTH, BENCH_HEIGHT) {
+                Ok(position) => position,
+                Err(e) => {
+                    mismatches.push(format!("{line} (not a position: {e})"));
+                    continue;
+                }
             };
             solver.reset();
             let start = Instant::now();

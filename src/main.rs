@@ -102,6 +102,11 @@ fn bench(args: &BenchArgs, options: &BenchOptions) -> Result<u8, BenchError> {
         .then_some(&mut stderr as &mut dyn Write);
     let report = run_bench(&args.files, &mut stdout, options, progress)?;
     stdout.flush()?;
+    for set in &report.sets {
+        for line in &set.mismatches {
+            eprintln!("c4 bench: {}: no match: {line}", set.file.display());
+        }
+    }
     let exact = report.sets.iter().all(|set| set.is_exact());
     Ok(if exact { EXIT_SUCCESS } else { EXIT_FAILURE })
 }

@@ -115,7 +115,7 @@ fn version_is_the_same_for_c4_and_every_subcommand() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 13] = [
+    let cases: [(&[&str], &str); 14] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
@@ -125,6 +125,7 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["bench"], "error: c4 bench needs at least one file of 'MOVES SCORE' lines, e.g. c4 bench fixtures/bench/*.txt (or --empty for the empty board)"),
         (&["bench", "--empty", "a.txt"], "error: the argument '--empty' cannot be used with '[FILE]...'"),
         (&["bench", "--step", "x", "a.txt"], "error: invalid value 'x' for '--step <N>': expected a whole number from 1"),
+        (&["bench", "--bits", "99", "a.txt"], "error: invalid value '99' for '--bits <N>': 99 is not in 10..=30"),
         (&["play", "--width"], "error: a value is required for '--width <N>' but none was supplied"),
         (&["play", "--width", "17"], "error: a board width must be from 1 to 16, got 17"),
         (&["play", "--players", "3", "--tokens", "xo"], "error: --players 3 and --tokens xo disagree"),
@@ -230,6 +231,23 @@ fn bench_exits_0_when_every_score_matches_and_1_when_one_does_not() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
     assert!(run.stdout.ends_with(" exact=false\n"), "{}", run.stdout);
+    // Each line that did not match is named, and so is one that is not a position.
+    assert_eq!(
+        run.stderr,
+        format!("c4 bench: {bad}: no match: 243331165617225415252273643137 3 (solved -3)\n")
+    );
+    let garbled = folder.join("garbled.txt");
+    fs::write(&garbled, "# a comment\n").unwrap();
+    let garbled = garbled.to_str().unwrap();
+    let run = c4(&["bench", garbled], "");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "c4 bench: {garbled}: no match: # a comment (not a position: "
+        )),
+        "{}",
+        run.stderr
+    );
     fs::remove_dir_all(&folder).unwrap();
 }
 
