@@ -87,15 +87,15 @@ fn transcript(lines: &[Vec<u8>]) -> String {
 }
 
 /// Whether the interpreter answers a line, worked out as protocol.md says: a final CR is
-/// dropped; a line that is not UTF-8 is refused; otherwise what comes before `#` is refused if it
-/// holds a control character and ignored if it is blank.
+/// dropped; a line that is not UTF-8 or holds a control character (comment included) is
+/// refused; otherwise it is ignored if what comes before `#` is blank.
 fn is_answered(line: &[u8]) -> bool {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let Ok(text) = std::str::from_utf8(line) else {
         return true;
     };
     let before_comment = text.split('#').next().unwrap_or("");
-    before_comment.chars().any(|c| c.is_control() && c != '\t') || !before_comment.trim().is_empty()
+    text.chars().any(|c| c.is_control() && c != '\t') || !before_comment.trim().is_empty()
 }
 
 /// Whether a line may start a long search (kept out: the empty board takes minutes to solve).
