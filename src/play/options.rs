@@ -179,7 +179,15 @@ pub struct PlayOptions {
     /// Whether a line says who is thinking while the computer searches, erased when it plays:
     /// on a terminal only, so that piped output stays the same from run to run.
     pub thinking_shown: bool,
+    /// The most positions the perfect computer searches for one move; past them the heuristic
+    /// search chooses, and the computer says so (see [`COMPUTER_NODE_LIMIT`]).
+    pub computer_nodes: u64,
 }
+
+/// The perfect computer's default budget per move: about 10 seconds of search on the
+/// development machine. The standard board's moves take far less (the opening book answers
+/// its first 12 plies); early moves on larger boards would otherwise take hours.
+pub const COMPUTER_NODE_LIMIT: u64 = 200_000_000;
 
 impl Default for PlayOptions {
     /// The standard game, two people, grid layout, numbered columns, no echo, no colour, no
@@ -202,6 +210,7 @@ impl Default for PlayOptions {
             echo: false,
             colour_allowed: false,
             thinking_shown: false,
+            computer_nodes: COMPUTER_NODE_LIMIT,
         }
     }
 }

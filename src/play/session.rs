@@ -425,22 +425,37 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// The computer moves and says where.
     fn computer_move(&mut self, game: &Game, level: Level) -> Result<(), Halt> {
         let thinking = format!("{} is thinking…", self.who(game.to_move()));
+        let limits = Limits {
+            max_nodes: Some(self.options.computer_nodes),
+            ..Limits::default()
+        };
         let choice = self.think(&thinking, |session| {
             let solver = solver_for(&mut session.solver, game, level == Level::Perfect);
-            engine::choose(game, level, solver, &mut session.rng, &Limits::default())
+            engine::choose(game, level, solver, &mut session.rng, &limits)
                 .expect("a game in progress has a legal move")
         })?;
+        // Where the solver plays but ran out of positions, the heuristic chose: said, since the
+        // move is then not perfect.
+        let fallback = level == Level::Perfect
+            && choice.score.is_none()
+            && perfect::solver_position(game).is_ok();
         let current = self.current();
         current
             .game
             .play(choice.column)
             .expect("the engine chooses legal columns");
         current.changed();
-        let line = format!(
-            "{} plays column {}.",
+        let mut line = format!(
+            "{} plays column {}",
             self.who(game.to_move()),
             self.column_name(choice.column.number() as u64)
         );
+        if fallback {
+            line.push_str(&format!(
+                ", from a {HEURISTIC_PLIES}-move look-ahead: the exact search would take too long here"
+            ));
+        }
+        line.push('.');
         Ok(self.say(&line)?)
     }
 
@@ -764,6 +779,39 @@ mod tests {
         assert!(text.ends_with(
             "Ben (o), your move (1-7, u, h, s, q): \nEnd of input: the game was not saved.\n"
         ));
+    }
+
+    #[test]
+    fn the_perfect_computer_falls_back_and_says_so_past_its_budget() {
+        // 9x6 is a board the solver plays, but its first moves take far more than 1,000
+        // positions; the end of the game takes fewer.
+        let options = PlayOptions {
+            width: 9,
+            names: vec!["Ann".into()],
+            computers: vec![('o', Level::Perfect)],
+            computer_nodes: 1_000,
+            ..PlayOptions::default()
+        };
+        let mut out = Vec::new();
+        run(&b"n\n5\n"[..], &mut out, options).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(&format!(
+                "Computer (o) plays column 4, from a {HEURISTIC_PLIES}-move look-ahead: the exact \
+                 search would take too long here.\n"
+            )),
+            "{text}"
+        );
+        // Within the budget it plays as before.
+        let options = PlayOptions {
+            names: vec!["Ann".into()],
+            computers: vec![('o', Level::Perfect)],
+            ..PlayOptions::default()
+        };
+        let mut out = Vec::new();
+        run(&b"n\n4\n"[..], &mut out, options).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("Computer (o) plays column 4.\n"), "{text}");
     }
 
     /// Output that remembers how much had been written at each flush.
