@@ -283,7 +283,7 @@ pub struct PlayArgs {
     /// Play one game at once: no menu, no questions for names (people not named by --names are
     /// Player 1, Player 2, ...); c4 play ends with the game or at the end of the input, so a
     /// file of columns plays a game. --start=off keeps the menu
-    #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on")]
+    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on")]
     pub start: Option<String>,
 }
 

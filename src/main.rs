@@ -71,15 +71,21 @@ fn main() -> ExitCode {
     }
 }
 
-/// Prints clap's help, version or usage error and gives its status (0 or [`EXIT_USAGE`]).
+/// Prints clap's help, version or usage error and gives its status (0 or [`EXIT_USAGE`]; help
+/// or version that cannot be written, [`EXIT_FAILURE`]).
 fn clap_exit(e: &clap::Error) -> ExitCode {
-    // A closed pipe cannot take the text; the status still says what happened.
-    let _ = e.print();
-    ExitCode::from(if e.use_stderr() {
-        EXIT_USAGE
-    } else {
-        EXIT_SUCCESS
-    })
+    match e.print() {
+        Err(io) if !e.use_stderr() && io.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("c4: {}", describe(&io));
+            ExitCode::from(EXIT_FAILURE)
+        }
+        // A closed pipe cannot take the text; the status still says what happened.
+        _ => ExitCode::from(if e.use_stderr() {
+            EXIT_USAGE
+        } else {
+            EXIT_SUCCESS
+        }),
+    }
 }
 
 /// A `--book` file that cannot be used: said on stderr, status [`EXIT_USAGE`].

@@ -178,6 +178,8 @@ fn every_play_flag_form_still_works() {
         "o",
     ]);
     game(&["--fen", "7/7/7/7/7/7 x", "--moves", "4453"]);
+    game(&["--start", "off"]);
+    game(&["--start=off", "--seed", "1"]);
 }
 
 #[test]
@@ -291,6 +293,21 @@ fn an_output_error_exits_1() {
         .unwrap();
     child.stdin.take().unwrap().write_all(b"4455\n").unwrap();
     let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "c4: no space left on the device\n"
+    );
+    // Help that cannot be written is an output error too.
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_c4"))
+        .arg("--help")
+        .stdout(full)
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),

@@ -862,6 +862,12 @@ pub fn verify(
     progress: &mut dyn Progress,
 ) -> Result<(Vec<Mismatch>, usize), BuildError> {
     let per_ply = book.entries_per_ply();
+    if let Some(ply) = ply.filter(|&p| p > book.depth()) {
+        return Err(BuildError::Settings(format!(
+            "ply {ply} is past this book, which holds plies 0 to {}",
+            book.depth()
+        )));
+    }
     if let Some(ply) = ply.filter(|&p| per_ply.get(p as usize) == Some(&None)) {
         let stored = (ply..).find(|&p| per_ply.get(p as usize) != Some(&None));
         return Err(BuildError::Settings(format!(
@@ -1027,6 +1033,12 @@ mod tests {
             "{error}"
         );
         assert_eq!(verify(&lean, 5, Some(2), 1, &mut ()).unwrap().1, 5);
+        assert_eq!(
+            verify(&lean, 5, Some(40), 1, &mut ())
+                .unwrap_err()
+                .to_string(),
+            "ply 40 is past this book, which holds plies 0 to 5"
+        );
         assert_eq!(
             merge(std::slice::from_ref(&path), &[5])
                 .unwrap_err()
