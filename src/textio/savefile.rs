@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use super::describe;
 use crate::notation::{Fen, FenError};
-use crate::rules::{check_name, Game, NameError, Variant};
+use crate::rules::{check_name, Game, NameError, Variant, MAX_PLAYERS};
 
 /// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
 pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
@@ -39,7 +39,7 @@ pub enum SaveError {
     #[error("cannot load {0}: the file is not UTF-8 text")]
     NotText(String),
     /// Lines missing or extra.
-    #[error("cannot load {path}: a saved game has {expected} lines (one name per player, then a FEN), the file has {found}")]
+    #[error("cannot load {path}: a saved game has {expected} lines (one name per player, then a FEN), the file has {found}{}", other_players(*found))]
     LineCount {
         path: String,
         expected: usize,
@@ -62,6 +62,19 @@ pub enum SaveError {
         line: usize,
         source: FenError,
     },
+}
+
+/// For a file of `lines` lines that a game of other players would have: which, since the file
+/// does not say how many players the game is for (S0's format), the session's setting does.
+fn other_players(lines: usize) -> String {
+    match lines.checked_sub(1) {
+        Some(players @ 2..=MAX_PLAYERS) => {
+            format!(
+                ", as a game of {players} players would: set {players} players before loading it"
+            )
+        }
+        _ => String::new(),
+    }
 }
 
 fn io_error<'a>(action: &'static str, path: &'a Path) -> impl Fn(io::Error) -> SaveError + 'a {
