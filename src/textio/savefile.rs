@@ -214,10 +214,14 @@ impl TextError {
 }
 
 fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError> {
-    let lines: Vec<&str> = text
+    let mut lines: Vec<&str> = text
         .lines()
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
+    // Blank lines after the FEN (an editor's, say) are no part of the game.
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
     let expected = variant.players() + 1;
     if lines.len() != expected {
         return Err(TextError::LineCount {
@@ -326,6 +330,9 @@ mod tests {
         let (loaded, game) = load(&target, &Variant::default()).unwrap();
         assert_eq!(loaded, names);
         assert_eq!(crate::notation::fen_of(&game), "2x1oo1/2x4/7/7/7/7 x");
+        // Blank lines after the FEN are ignored.
+        fs::write(&target, "Ann\nBen\n2x1oo1/2x4/7/7/7/7 x\n\n  \r\n").unwrap();
+        assert_eq!(load(&target, &Variant::default()).unwrap().0, names);
         fs::remove_dir_all(&folder).unwrap();
     }
 
