@@ -11,7 +11,7 @@
 //! - [`BatchMode::Analyze`]: `MOVES S1 S2 ... SW`, the score of each column for the side to move
 //!   after playing it, `-` where the column is full or the game is over;
 //! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2: column 8 is off the board
-//!   (columns 1-7)`.
+//!   (columns 1-7)`, with MOVES's control characters escaped.
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -102,7 +102,7 @@ pub fn run_batch_solve(
             position_of(moves, opts.width, opts.height)
         };
         match position {
-            Err(error) => writeln!(out, "{moves} error: {error}")?,
+            Err(error) => writeln!(out, "{} error: {error}", printable(moves))?,
             Ok(position) => match opts.mode {
                 BatchMode::Score => writeln!(out, "{moves} {}", solver.solve(&position))?,
                 BatchMode::Weak => {
@@ -279,6 +279,20 @@ pub enum BenchError {
     Output(#[from] io::Error),
 }
 
+/// `text` with its control characters written as escapes (`\u{1b}`), so that an error line
+/// cannot drive the terminal that shows it.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Solves the positions of benchmark files (7x6 lines `MOVES SCORE`), the table cleared before
 /// each position outside the timing, and writes (and flushes) one summary line per file to `out`:
 /// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`. With `progress`, a line
@@ -450,6 +464,8 @@ mod tests {
             lines[2]
         );
         assert_eq!(lines[3], "444444 1");
+        let out = batch("44\u{1b}[2J55\n", BatchMode::Score);
+        assert!(out.starts_with("44\\u{1b}[2J55 error: "), "{out}");
     }
 
     #[test]
