@@ -128,21 +128,24 @@ function moveText(moves) {
 // Scores in words.
 
 /**
- * One column's exact score in words. protocol.md: scores are from the side to move; a win scores
- * (cells / 2 + 1) minus the number of stones the winner has played when it wins, a loss the
- * negative, a draw 0. `moves` counts the winner's own moves from now, this column's included.
+ * One column's exact score in words. protocol.md: scores are from the side to move; a win on ply
+ * P (the stones on the board once the winning one is down) scores (cells + 2 - P) / 2 rounded
+ * down, a loss the negative, a draw 0. `moves` counts the winner's own moves from now, this
+ * column's included.
  */
 function exactScoreWords(score, position) {
   const { cells, ply, mover, other } = position;
   if (score === 0) return { short: "draw", rest: "", long: "draw with perfect play", winner: null };
-  const half = Math.floor(cells / 2) + 1;
   const moverWins = score > 0;
   const winner = moverWins ? mover : other;
-  const stone = moverWins ? half - score : half + score;
-  const stonesNow = moverWins ? Math.floor(ply / 2) : Math.ceil(ply / 2);
-  const moves = stone - stonesNow;
+  // The winner's stones land on plies of one parity (the mover's on ply + 1, ply + 3, ...): the
+  // win is on the one of cells + 2 - 2|score| and the ply below it that has it.
   const firstPly = moverWins ? ply + 1 : ply + 2;
-  const winPly = firstPly + 2 * (moves - 1);
+  const highest = cells + 2 - 2 * Math.abs(score);
+  const winPly = (highest - firstPly) % 2 === 0 ? highest : highest - 1;
+  const moves = (winPly - firstPly) / 2 + 1;
+  // The first player's stones land on odd plies, the second's on even ones.
+  const stone = Math.floor((winPly + 1) / 2);
   const long = `${winner} wins with its ${ordinal(stone)} stone, on ply ${winPly}`;
   if (moverWins && moves === 1) return { short: `${winner} wins`, rest: "now", long, winner };
   return { short: `${winner} wins`, rest: `in ${moves}`, long, winner };

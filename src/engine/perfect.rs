@@ -179,25 +179,28 @@ impl Meaning {
     /// What `score` means for the side to move of `game`.
     pub fn of(score: Score, game: &Game) -> Meaning {
         let v = game.variant();
-        let ply = game.ply();
-        let half = (v.cells() / 2 + 1) as i64;
-        let s = score.value() as i64;
+        let (cells, now) = (v.cells() as i64, game.ply() as i64);
+        let s = i64::from(score.value());
         let mover = game.to_move();
-        let (winner, stone, already): (Player, i64, i64) = match s {
+        // The winner's stones land on plies of one parity: the mover's on now + 1, now + 3, ...
+        let (winner, parity): (Player, i64) = match s {
             0 => return Meaning::Draw,
-            s if s > 0 => (mover, half - s, (ply / 2) as i64),
-            s => (v.next(mover), half + s, (ply - ply / 2) as i64),
+            s if s > 0 => (mover, (now + 1) % 2),
+            _ => (v.next(mover), now % 2),
         };
-        // The mover's n-th stone from now lands on ply + 2n - 1, the opponent's on ply + 2n.
-        let more = stone - already;
-        let ply = if winner == mover {
-            ply as i64 + 2 * more - 1
+        // A win on ply p scores (cells + 2 - p) / 2, rounded down, for the winner: p is the one
+        // of cells + 2 - 2|s| and cells + 1 - 2|s| on the winner's plies. (On boards of an odd
+        // number of cells the first player's k-th stone scores one more than the second's.)
+        let highest = cells + 2 - 2 * s.abs();
+        let ply = if highest % 2 == parity {
+            highest
         } else {
-            ply as i64 + 2 * more
+            highest - 1
         };
         Meaning::Win {
             winner: v.token(winner),
-            stone,
+            // The first player's stones land on odd plies, the second's on even ones.
+            stone: (ply + 1) / 2,
             ply,
         }
     }
@@ -257,6 +260,51 @@ mod tests {
         let s = score(&g, &mut solver, &Limits::default()).unwrap();
         assert_eq!(s.value(), -18);
         assert_eq!(describe(s, &g), "x wins with its 4th stone, on ply 7");
+    }
+
+    #[test]
+    fn the_words_name_the_stone_and_ply_perfect_play_wins_on() {
+        // Boards of an even and an odd number of cells (on odd ones the first player's stones
+        // score one more than the second's): from random positions, perfect play by both sides
+        // ends on the ply and with the stone the words give.
+        use crate::engine::Rng;
+        use crate::rules::Outcome;
+        let mut rng = Rng::new(7);
+        let mut wins = 0;
+        for (width, height) in [(5, 4), (5, 5), (3, 5)] {
+            let variant =
+                Variant::new(width, height, 4, Variant::default_tokens(2).unwrap(), true).unwrap();
+            for _ in 0..12 {
+                let mut game = Game::new(variant.clone());
+                for _ in 0..6 {
+                    let legal = game.legal_moves();
+                    if game.outcome() != Outcome::InProgress || legal.is_empty() {
+                        break;
+                    }
+                    game.play(legal[rng.below(legal.len())]).unwrap();
+                }
+                let mut solver = Solver::with_table_bits(16);
+                let Ok(s) = score(&game, &mut solver, &Limits::default()) else {
+                    continue;
+                };
+                let meaning = Meaning::of(s, &game);
+                while game.outcome() == Outcome::InProgress {
+                    let (column, _) = best_column(&game, &mut solver, &Limits::default()).unwrap();
+                    game.play(column).unwrap();
+                }
+                match (meaning, game.outcome()) {
+                    (Meaning::Draw, Outcome::Draw(_)) => {}
+                    (Meaning::Win { winner, stone, ply }, Outcome::Win(player)) => {
+                        assert_eq!(winner, variant.token(player), "{game:?}");
+                        assert_eq!(ply, game.ply() as i64, "{width}x{height}: {game:?}");
+                        assert_eq!(stone, (ply + 1) / 2);
+                        wins += 1;
+                    }
+                    other => panic!("{width}x{height}: {other:?}"),
+                }
+            }
+        }
+        assert!(wins >= 10, "{wins}");
     }
 
     #[test]

@@ -189,11 +189,13 @@ def expected_words(score, ply, cells, mover, other):
     score = int(score)
     if score == 0:
         return "draw"
-    half = cells // 2 + 1
+    # A win on ply p scores (cells + 2 - p) // 2: the latest ply of the winner's (the mover's
+    # are ply + 1, ply + 3, ...) that scores this much.
+    first = ply + 1 if score > 0 else ply + 2
+    win_ply = max(p for p in range(first, cells + 1, 2) if (cells + 2 - p) // 2 == abs(score))
+    moves = (win_ply - first) // 2 + 1
     if score > 0:
-        moves = half - score - ply // 2
         return f"{mover} wins now" if moves == 1 else f"{mover} wins in {moves}"
-    moves = half + score - (ply + 1) // 2
     return f"{other} wins in {moves}"
 
 
@@ -499,16 +501,21 @@ def test_early_draw(page, ref):
 
 
 def test_other_board(page, ref):
-    """Exact scores in words on another board the solver plays (6x5: 30 cells, no book)."""
-    new_game(page, 6, 5, 4, [("Ann", "person"), ("Bob", "person")])
-    wait_turn(page, "person")
-    ref.ask("new 6x5 connect 4 players 2")
-    for n, col in enumerate((3, 3, 1), start=1):
-        click_column(page, col)
-        wait_moves(page, n)
+    """Exact scores in words on other boards the solver plays, with no book: 6x5 (30 cells), and
+    5x5, whose odd number of cells makes the first player's wins score one more than the
+    second's (x wins now, at the end)."""
+    for width, height, columns in ((6, 5, (3, 3, 1)), (5, 5, (1, 1, 2, 2, 3, 3))):
+        new_game(page, width, height, 4, [("Ann", "person"), ("Bob", "person")])
         wait_turn(page, "person")
-        check_exact_scores(page, ref, page_moves(page), "xo"[n % 2], "ox"[n % 2], width=6, height=5)
-    shot(page, "11-six-by-five")
+        ref.ask(f"new {width}x{height} connect 4 players 2")
+        for n, col in enumerate(columns, start=1):
+            click_column(page, col)
+            wait_moves(page, n)
+            wait_turn(page, "person")
+            check_exact_scores(page, ref, page_moves(page), "xo"[n % 2], "ox"[n % 2],
+                               width=width, height=height)
+    assert shown_scores(page)[3]["words"] == "x wins now"
+    shot(page, "11-five-by-five")
     ref.ask("new 7x6 connect 4 players 2")
 
 
