@@ -297,7 +297,8 @@ function interrupt() {
 
 /**
  * For an action that changes the position: a computer move or hint asked for before it is
- * dropped, and a search already running is stopped (its move, if it plays one, is recorded).
+ * dropped, and a search already running is stopped (the move it then plays is taken back, see
+ * computerMove, so that the action finds the game as it was).
  */
 function supersede() {
   generation++;
@@ -326,6 +327,7 @@ function changed() {
   act(async () => {
     if (mine !== generation || !online()) return;
     await refresh();
+    view.generation = mine;
     if (isOver()) return;
     const player = playerOf(view.toMove);
     if (player.level === "person") {
@@ -352,11 +354,18 @@ async function computerMove(mine, player) {
   } finally {
     thinking = null;
   }
+  if (mine !== generation) {
+    // An undo, a new game or a paste stopped the search, and c4 played what it had found: take
+    // it back, so that the action finds the game as it was, and one that c4 refuses leaves it
+    // so (the computer then thinks again).
+    await send("undo 1");
+    return;
+  }
   const column = Number(/bestmove (\d+)/.exec(reply.text)[1]);
   game.moves.push(column);
   saveGame();
   animateColumn = column;
-  if (mine === generation) changed();
+  changed();
 }
 
 function startAnalysis(mine) {
@@ -410,7 +419,8 @@ function parseScore(word) {
 // What people do.
 
 function drop(column) {
-  if (!online() || !humanToMove()) return;
+  // Only on the board shown for the position as it now is (not one a change has just replaced).
+  if (!online() || !humanToMove() || view.generation !== generation) return;
   if (view.board.rows[view.board.height - 1][column - 1] !== null) {
     showMessage(`Column ${column} is full.`, "error");
     return;
@@ -449,7 +459,10 @@ function undo() {
   supersede();
   act(async () => {
     const n = undoCount();
-    if (n === 0) return;
+    if (n === 0) {
+      changed(); // nothing to take back after all: show the position again
+      return;
+    }
     await send(`undo ${n}`);
     game.moves.splice(game.moves.length - n, n);
     saveGame();

@@ -521,8 +521,8 @@ def test_other_board(page, ref):
 
 def test_undo_while_thinking(page, ref, server):
     """The engine killed while the computer searches (8x7 has no book: its first reply takes
-    minutes): restored, the computer searches again. Undo then stops the search and takes back
-    the person's move and the computer's."""
+    minutes): restored, the computer searches again. A refused paste leaves it searching; undo
+    then stops the search and takes back the person's move and the computer's."""
     new_game(page, 8, 7, 4, [("Ann", "person"), ("Computer", "perfect")])
     wait_turn(page, "person")
     click_column(page, 4)
@@ -537,6 +537,16 @@ def test_undo_while_thinking(page, ref, server):
     expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
     assert page.input_value("#moves-text") == "4"
     shot(page, "12-thinking")
+    # A paste c4 refuses, while the computer thinks, changes nothing: the search it stopped played
+    # a move, which is taken back, and the computer thinks again.
+    bad = "9/8/8/8/8/8/8 x"
+    page.fill("#paste", bad)
+    page.press("#paste", "Enter")
+    expect(page.locator("#message")).to_have_class(re.compile("error"), timeout=WAIT_MS)
+    expect(page.locator("#message-text")).to_contain_text(f"c4 refused 'position fen {bad}'")
+    page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
+    assert page.input_value("#moves-text") == "4"
     started = time.monotonic()
     page.click("#undo")
     page.wait_for_function(
