@@ -214,17 +214,27 @@ async function connect() {
   // The handshake and the restore run in turn with the page's actions, on this connection only.
   await act(async () => {
     const ask = (command) => client.send(command);
-    const version = await ask("protocol_version");
-    if (version.text !== "2") throw new Error(`c4 speaks protocol ${version.text}; this page speaks 2`);
-    engineName = `${(await ask("name")).text} ${(await ask("version")).text}`;
-    $("engine").textContent = `Engine: ${engineName}, protocol ${version.text}`;
     try {
-      await restore(game, ask);
+      const version = await ask("protocol_version");
+      if (version.text !== "2") throw new Error(`c4 speaks protocol ${version.text}; this page speaks 2`);
+      engineName = `${(await ask("name")).text} ${(await ask("version")).text}`;
+      $("engine").textContent = `Engine: ${engineName}, protocol ${version.text}`;
+      try {
+        await restore(game, ask);
+      } catch (error) {
+        if (!(error instanceof RefusedError)) throw error;
+        showMessage(`The saved game could not be set up (c4 refused '${error.command}': ${error.message}); a new game starts.`, "error");
+        game = defaultGame();
+        await restore(game, ask);
+      }
     } catch (error) {
-      if (!(error instanceof RefusedError)) throw error;
-      showMessage(`The saved game could not be set up (c4 refused '${error.command}': ${error.message}); a new game starts.`, "error");
-      game = defaultGame();
-      await restore(game, ask);
+      if (error instanceof ConnectionLost) return; // connectionLost has it in hand
+      // The engine answers but cannot serve this page: say why, and let Reconnect try again.
+      socket = null;
+      client.close();
+      showConnection(`The engine cannot be used: ${error.message ?? error}`, true);
+      setStatus("No engine.");
+      return;
     }
     engine = client;
     reconnectDelay = 1000;
@@ -532,6 +542,10 @@ async function startGame(settings) {
     try {
       await restore(settings);
     } catch (error) {
+      if (error instanceof ConnectionLost) {
+        refused = error; // the dialog stays open: the game that was on comes back on reconnecting
+        return;
+      }
       if (!(error instanceof RefusedError)) throw error;
       refused = error;
       await restore(game); // back to the game that was on
@@ -587,6 +601,10 @@ function render() {
 
   const canDrop = online() && humanToMove() && thinking === null;
   const drops = $("drops");
+  // The buttons are made again below: keyboard focus on one goes to its successor, or to the
+  // board (whose arrow keys and Enter play) while it cannot be pressed.
+  const focused = document.activeElement;
+  const focusedCol = focused?.classList.contains("drop") ? Number(focused.dataset.col) : null;
   drops.innerHTML = "";
   for (let col = 1; col <= width; col++) {
     const button = document.createElement("button");
@@ -600,6 +618,11 @@ function render() {
     if (col === hintColumn) button.classList.add("hinted");
     button.addEventListener("click", () => drop(col));
     drops.append(button);
+  }
+  if (focusedCol !== null) {
+    const again = drops.children[focusedCol - 1];
+    if (again && !again.disabled) again.focus();
+    else $("board").focus();
   }
 
   const winning = new Set();
@@ -888,6 +911,13 @@ async function submitNewGame(event) {
     error.hidden = false;
     return;
   }
+  // A space or '#' would change the line itself (c4 refuses the other unusable tokens in words).
+  const badToken = players.find((p) => /[\s#]/.test(p.token));
+  if (badToken) {
+    error.textContent = `A token cannot be a space or '#': player ${players.indexOf(badToken) + 1}'s is '${badToken.token}'.`;
+    error.hidden = false;
+    return;
+  }
   const settings = {
     width: Number($("g-width").value),
     height: Number($("g-height").value),
@@ -903,7 +933,10 @@ async function submitNewGame(event) {
     return;
   }
   const refused = await startGame(settings);
-  if (refused) {
+  if (refused instanceof ConnectionLost) {
+    error.textContent = "The engine's connection closed before the game was set up: try again once it is back.";
+    error.hidden = false;
+  } else if (refused) {
     error.textContent = `c4 refused it: ${refused.message}`;
     error.hidden = false;
   } else {

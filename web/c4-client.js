@@ -94,7 +94,8 @@ export class C4Client extends EventTarget {
   /**
    * Sends one command (without an id: one is added) and returns the promise of its reply.
    * `onLine`, if given, is called with each line of a multi-line reply as it arrives: this is
-   * how the `info` lines of `analyze stream` are read while the analysis runs.
+   * how the `info` lines of `analyze stream` are read while the analysis runs. Such a reply keeps
+   * no lines of its own (an analysis left running for hours would otherwise grow without end).
    */
   send(command, { onLine = null } = {}) {
     if (!this.connected) return Promise.reject(new ConnectionLost(command));
@@ -118,8 +119,8 @@ export class C4Client extends EventTarget {
     } else if (reply.text !== "") {
       this.protocolError(`a one-line reply went on: '${line}'`);
     } else {
-      reply.lines.push(line);
       if (reply.entry.onLine) reply.entry.onLine(line);
+      else reply.lines.push(line);
     }
   }
 

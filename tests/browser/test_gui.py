@@ -286,6 +286,7 @@ def test_protocol_client(page, ref, server):
           out.linesBeforeEnd = lines.length;
           const status = c4.send("status");
           out.stream = await stream;
+          out.streamed = lines;
           out.status = await status;
           const quit = c4.send("quit");
           const after = c4.send("fen");
@@ -298,7 +299,9 @@ def test_protocol_client(page, ref, server):
     assert out["play"] == {"text": ref.ask("moves 4455")[0], "lines": []}, out["play"]
     assert out["refused"] == [True, "play 99", ref.refusal("play 99")], out["refused"]
     final = ref.stream_until("analyze stream interval 86400000", lambda l: l.endswith("pv 3 4 2"))
-    assert out["linesBeforeEnd"] == 8 and out["stream"]["lines"][-1] == final, out["stream"]
+    # The lines go to onLine as they come, and the reply keeps none of them.
+    assert out["linesBeforeEnd"] == 8 and out["streamed"][-1] == final, out["streamed"]
+    assert out["stream"] == {"text": "", "lines": []}, out["stream"]
     assert out["status"] == {"text": "", "lines": ref.ask("status")[1]}, out["status"]
     assert out["quit"] == {"text": "", "lines": []} and out["after"] == [True, "fen"], out
     ref.ask("position startpos")
@@ -330,6 +333,14 @@ def test_first_look_and_keyboard(page, ref):
     expect(page.locator("#log")).to_contain_text("analyze stream interval 250")
     shot(page, "02-keyboard-move")
     page.click("#log-box summary")
+    # A drop button pressed by keyboard leaves the focus on the buttons (or, while they cannot be
+    # pressed, on the board), not on the page.
+    page.focus("#drops .drop[data-col='3']")
+    page.keyboard.press("Enter")
+    wait_moves(page, 4)
+    wait_turn(page, "person")
+    assert page.evaluate("document.activeElement.matches('#drops .drop, #board')"), \
+        page.evaluate("document.activeElement.outerHTML")
 
 
 def test_win_against_computer(page, ref):
@@ -455,6 +466,10 @@ def test_three_players(page, ref):
     message = ref.refusal("new 9x7 connect 5 tokens xoo early-draw on")
     expect(page.locator("#new-error")).to_have_text(f"c4 refused it: {message}", timeout=WAIT_MS)
     shot(page, "08-refused-tokens")
+    # A '#' would cut the line (the rest a comment): the page says so itself.
+    third.fill("#")
+    page.click("#new-start")
+    expect(page.locator("#new-error")).to_have_text("A token cannot be a space or '#': player 3's is '#'.")
     third.fill("a")
     page.click("#new-start")
     expect(page.locator("#new-dialog")).to_be_hidden(timeout=WAIT_MS)
