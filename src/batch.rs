@@ -243,7 +243,8 @@ pub struct BenchSet {
     pub max: Duration,
     /// Mean nodes searched per position.
     pub mean_nodes: f64,
-    /// Lines whose score differed from the file's, or that did not parse, as written.
+    /// Lines whose score differed from the file's, or that did not parse, as written (control
+    /// characters escaped).
     pub mismatches: Vec<String>,
     /// Each position's stones played and time, in file order.
     pub times: Vec<(u32, Duration)>,
@@ -339,7 +340,7 @@ pub fn run_bench(
             let position = match position_of(moves, BENCH_WIDTH, BENCH_HEIGHT) {
                 Ok(position) => position,
                 Err(e) => {
-                    mismatches.push(format!("{line} (not a position: {e})"));
+                    mismatches.push(format!("{} (not a position: {e})", printable(line)));
                     continue;
                 }
             };
@@ -356,7 +357,7 @@ pub fn run_bench(
             positions += 1;
             times.push((position.moves_played(), elapsed));
             if expected != answer {
-                mismatches.push(format!("{line} (solved {answer})"));
+                mismatches.push(format!("{} (solved {answer})", printable(line)));
             }
             if let Some(p) = progress.as_mut() {
                 write!(p, "\r{} {positions}/{count}", file.display())?;

@@ -103,14 +103,27 @@ pub fn best_columns(
     limits: &Limits,
 ) -> Result<(Score, Vec<Column>), PerfectError> {
     let position = solver_position(game)?;
+    let start = solver.nodes();
     let score = solver.solve_within(&position, limits)?;
     let mut best = Vec::new();
     for column in game.legal_moves() {
+        let limits = &spent(limits, solver, start);
         if keeps_score(&position, column, score, solver, limits)? {
             best.push(column);
         }
     }
     Ok((score, best))
+}
+
+/// `limits` for the next of the searches that answer one request: its node budget is the
+/// request's, less what the searches since `start` took.
+fn spent(limits: &Limits, solver: &Solver, start: u64) -> Limits {
+    Limits {
+        max_nodes: limits
+            .max_nodes
+            .map(|n| n.saturating_sub(solver.nodes() - start)),
+        ..limits.clone()
+    }
 }
 
 /// A best column for the side to move and its exact score: the position's score, then the
@@ -121,6 +134,7 @@ pub fn best_column(
     limits: &Limits,
 ) -> Result<(Column, Score), PerfectError> {
     let position = solver_position(game)?;
+    let start = solver.nodes();
     let score = solver.solve_within(&position, limits)?;
     let width = game.variant().width();
     let mut order = game.legal_moves();
@@ -131,6 +145,7 @@ pub fn best_column(
         )
     });
     for column in order {
+        let limits = &spent(limits, solver, start);
         if keeps_score(&position, column, score, solver, limits)? {
             return Ok((column, score));
         }
@@ -305,6 +320,33 @@ mod tests {
             }
         }
         assert!(wins >= 10, "{wins}");
+    }
+
+    #[test]
+    fn one_node_budget_covers_every_search_of_a_request() {
+        // A begin-medium position of the bench sets, with no book: the best column is found by
+        // the position's search, then a test of each column until one keeps the score.
+        let moves: Vec<u64> = "36641613257".bytes().map(|b| u64::from(b - b'0')).collect();
+        let g = Game::standard_after(&moves);
+        let fresh = || {
+            let mut solver = Solver::with_table_bits(16);
+            solver.set_book(None);
+            solver
+        };
+        let mut solver = fresh();
+        score(&g, &mut solver, &Limits::default()).unwrap();
+        let alone = solver.nodes();
+        let mut solver = fresh();
+        best_column(&g, &mut solver, &Limits::default()).unwrap();
+        let all = solver.nodes();
+        assert!(all > alone + 40_000, "{alone} then {all}");
+        // A budget the position's search fits in, but not the tests after it: interrupted.
+        let budget = |n| Limits {
+            max_nodes: Some(n),
+            ..Limits::default()
+        };
+        assert!(best_column(&g, &mut fresh(), &budget((alone + all) / 2)).is_err());
+        assert!(best_column(&g, &mut fresh(), &budget(all + 50_000)).is_ok());
     }
 
     #[test]

@@ -802,16 +802,25 @@ mod tests {
             )),
             "{text}"
         );
-        // Within the budget it plays as before.
+        // Within the budget it plays as before: at ply 17, past the book, a search of some
+        // thousands of positions.
         let options = PlayOptions {
             names: vec!["Ann".into()],
             computers: vec![('o', Level::Perfect)],
+            moves: Some("3216771221624426".into()),
+            computer_nodes: 1_000_000,
             ..PlayOptions::default()
         };
         let mut out = Vec::new();
-        run(&b"n\n4\n"[..], &mut out, options).unwrap();
+        run(&b"n\n5\n"[..], &mut out, options).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("Computer (o) plays column 4.\n"), "{text}");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("Computer (o) plays column"));
+        assert!(
+            line.is_some_and(|l| l.ends_with(" plays column 3.")),
+            "{text}"
+        );
     }
 
     /// Output that remembers how much had been written at each flush.

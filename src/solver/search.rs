@@ -1027,8 +1027,8 @@ fn terminal_score(position: &Position) -> Option<i32> {
     let area = position.geometry().area() as i32;
     let moves = position.moves_played() as i32;
     if position.is_won() {
-        // The side that just moved won with its `ceil(moves / 2)`-th stone.
-        Some(-(area / 2 + 1 - (moves + 1) / 2))
+        // The side that just moved won on ply `moves` (see the module's score convention).
+        Some(-((area + 2 - moves) / 2))
     } else if position.is_full() {
         Some(0)
     } else if position.can_win_next() {
@@ -1203,6 +1203,23 @@ mod tests {
                 }
             });
             assert!(seen[0] > 0 && seen[1] > 0, "{width}x{height}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn a_won_position_scores_by_the_convention_on_boards_of_either_parity() {
+        // x connects with its 4th stone on ply 7: 18 on 7x6 (42 cells), 10 on 5x5 (25 cells),
+        // as a win one stone earlier scores for the side about to make it.
+        for (width, height, score) in [(7, 6, 18), (5, 5, 10)] {
+            let mut position = Position::new(width, height).unwrap();
+            for column in [0, 1, 0, 1, 0, 1] {
+                position.play_column(column).unwrap();
+            }
+            let mut solver = Solver::with_table_bits(16);
+            solver.set_book(None);
+            assert_eq!(i32::from(solver.solve(&position).value()), score);
+            position.play_column(0).unwrap();
+            assert_eq!(i32::from(solver.solve(&position).value()), -score);
         }
     }
 

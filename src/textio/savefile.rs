@@ -129,7 +129,7 @@ fn save_target(path: &Path) -> Result<(PathBuf, Option<fs::Permissions>), SaveEr
         reason: reason.into(),
     };
     match fs::metadata(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((path.to_path_buf(), None)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((dangling_target(path), None)),
         Err(e) => Err(io_error("save", path)(e)),
         Ok(found) if found.is_dir() => Err(refused("it is a directory")),
         Ok(found) if !found.is_file() => Err(refused(
@@ -142,6 +142,23 @@ fn save_target(path: &Path) -> Result<(PathBuf, Option<fs::Permissions>), SaveEr
     }
 }
 
+/// The file a save to the missing `path` makes: the file a symbolic link there names (through
+/// a chain of links, as the system follows them), or `path` itself.
+fn dangling_target(path: &Path) -> PathBuf {
+    let mut target = path.to_path_buf();
+    // The system's own limit on links in a row (Linux's 40), so that a loop ends.
+    for _ in 0..40 {
+        let is_link = fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink());
+        match fs::read_link(&target) {
+            Ok(named) if is_link => {
+                target = target.parent().unwrap_or(Path::new("")).join(named);
+            }
+            _ => break,
+        }
+    }
+    target
+}
+
 /// The temporary file beside `path`: same folder, so the rename cannot cross file systems.
 fn temporary_path(path: &Path) -> PathBuf {
     let name = path
@@ -151,8 +168,8 @@ fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.c4-{}.tmp", std::process::id()))
 }
 
-/// Writes `text` to `temporary` with `permissions` (the replaced file's), flushes it to disk and
-/// reads it back to compare.
+/// Writes `text` to `temporary`, flushes it to disk, reads it back to compare, and gives it
+/// `permissions` (the replaced file's).
 fn write_checked(
     temporary: &Path,
     text: &str,
@@ -160,16 +177,16 @@ fn write_checked(
     permissions: Option<fs::Permissions>,
 ) -> Result<(), SaveError> {
     let mut file = fs::File::create(temporary).map_err(io_error("save", target))?;
-    if let Some(permissions) = permissions {
-        file.set_permissions(permissions)
-            .map_err(io_error("save", target))?;
-    }
     file.write_all(text.as_bytes())
         .map_err(io_error("save", target))?;
     file.sync_all().map_err(io_error("save", target))?;
     let back = fs::read(temporary).map_err(io_error("save", target))?;
     if back != text.as_bytes() {
         return Err(SaveError::ReadBack(target.display().to_string()));
+    }
+    // Only now: a file its owner cannot read (mode 0200, say) keeps that mode too.
+    if let Some(permissions) = permissions {
+        fs::set_permissions(temporary, permissions).map_err(io_error("save", target))?;
     }
     Ok(())
 }
@@ -305,6 +322,23 @@ mod tests {
         assert_eq!(fs::read_to_string(&target).unwrap(), format(&names, fen));
         let mode = fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
+        // A link to a file not made yet: the file is made, the link stays.
+        let dangling = folder.join("dangling.txt");
+        symlink("later.txt", &dangling).unwrap();
+        save(&dangling, &names, fen).unwrap();
+        assert!(fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            fs::read_to_string(folder.join("later.txt")).unwrap(),
+            format(&names, fen)
+        );
+        // A file its owner cannot read keeps its mode too (the read-back comes first).
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o200)).unwrap();
+        save(&target, &names, fen).unwrap();
+        let mode = fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o200);
         // A pipe stands for any file that is not a regular one (a device such as /dev/null).
         let pipe = folder.join("pipe");
         let made = std::process::Command::new("mkfifo").arg(&pipe).status();
