@@ -103,13 +103,13 @@ def free_port():
 
 
 class Server:
-    """websocketd serving web/ and one c4 per connection, as web/serve runs it."""
+    """websocketd serving web/ and one c4 (or `engine`) per connection, as web/serve runs it."""
 
-    def __init__(self):
+    def __init__(self, engine=C4):
         self.port = free_port()
         self.process = subprocess.Popen(
             ["websocketd", "--port", str(self.port), "--address", "127.0.0.1",
-             "--staticdir", "web", "--loglevel", "fatal", str(C4)],
+             "--staticdir", "web", "--loglevel", "fatal", str(engine)],
             cwd=ROOT,
         )
         deadline = time.monotonic() + 60
@@ -592,6 +592,27 @@ def test_phone(browser_context, server, ref):
     page.close()
 
 
+def test_other_protocol(context):
+    """An engine that speaks another protocol version: the page says so and offers Reconnect,
+    instead of waiting at 'Connecting…'."""
+    folder = Path(tempfile.mkdtemp(prefix="c4-gui-fake-"))
+    fake = folder / "engine"
+    fake.write_text('#!/bin/sh\nwhile IFS= read -r line; do echo "=${line%% *} 3"; echo; done\n')
+    fake.chmod(0o755)
+    server = Server(engine=fake)
+    page = context.new_page()
+    try:
+        page.goto(server.url)
+        expect(page.locator("#connection-text")).to_have_text(
+            "The engine cannot be used: c4 speaks protocol 3; this page speaks 2", timeout=WAIT_MS)
+        expect(page.locator("#reconnect")).to_be_visible()
+        shot(page, "14-other-protocol")
+    finally:
+        page.close()
+        server.close()
+        shutil.rmtree(folder)
+
+
 def main():
     assert C4.exists(), f"{C4} is missing: cargo build --release"
     if SHOTS.exists():
@@ -624,6 +645,7 @@ def main():
                 ("another board", lambda: test_other_board(page, ref)),
                 ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref, server)),
                 ("phone-sized screen", lambda: test_phone(context, server, ref)),
+                ("another protocol version", lambda: test_other_protocol(context)),
             ]
             steps_state = {}
             for name, step in steps:
