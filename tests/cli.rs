@@ -115,7 +115,7 @@ fn version_is_the_same_for_c4_and_every_subcommand() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 15] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
@@ -129,6 +129,7 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["play", "--width"], "error: a value is required for '--width <N>' but none was supplied"),
         (&["play", "--width", "17"], "error: a board width must be from 1 to 16, got 17"),
         (&["play", "--players", "3", "--tokens", "xo"], "error: --players 3 and --tokens xo disagree"),
+        (&["play", "--human", "z"], "error: --human: no player has the token 'z' (tokens: xo)"),
         (&["play", "--letters", "--from-zero"], "error: the argument '--letters' cannot be used with '--from-zero'"),
     ];
     for (args, first_line) in cases {

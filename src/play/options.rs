@@ -269,7 +269,12 @@ impl PlayOptions {
                 self.computers.push((token, level));
             }
             "human" => {
+                // Checked at once, unlike a computer's token: it only takes a computer away, so a
+                // token nobody plays would silently do nothing.
                 let token = one_char(value)?;
+                if !self.tokens.contains(&token) {
+                    return Err(self.unknown_token(token));
+                }
                 self.computers.retain(|&(t, _)| t != token);
             }
             "style" => {
@@ -331,15 +336,20 @@ impl PlayOptions {
         .map_err(|e| error(e.to_string()))
     }
 
+    /// A computer or human setting for `token`, which no player has.
+    fn unknown_token(&self, token: char) -> SettingError {
+        error(format!(
+            "no player has the token '{token}' (tokens: {})",
+            self.tokens.iter().collect::<String>()
+        ))
+    }
+
     /// The position a new game starts from: the FEN (or the empty board), then the moves.
     pub fn start(&self) -> Result<Game, SettingError> {
         let variant = self.variant()?;
         for &(token, _) in &self.computers {
             if variant.player_of(token).is_none() {
-                return Err(error(format!(
-                    "no player has the token '{token}' (tokens: {})",
-                    self.tokens.iter().collect::<String>()
-                )));
+                return Err(self.unknown_token(token));
             }
         }
         for name in &self.names {
