@@ -3,11 +3,15 @@
 //! variant and start position the rules would play. Nothing here reads or writes a terminal.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 use crate::engine::{self, Level, LevelError, Separator};
 use crate::notation::grammar::parse_whole;
 use crate::notation::{parse_moves_counting, Counting, Fen, Style};
-use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
+use crate::rules::variant::{
+    MAX_CONNECT, MAX_PLAYERS, MAX_SIDE, MIN_CONNECT, MIN_PLAYERS, MIN_SIDE, STANDARD_CONNECT,
+    STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH,
+};
 use crate::rules::{self, Game, MoveError, Player, Token, Variant};
 
 /// The deepest look-ahead a computer player may be given (7^8 positions on the standard board).
@@ -239,11 +243,13 @@ impl PlayOptions {
     /// here; [`PlayOptions::check`] checks the whole.
     pub fn apply(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
         match key {
-            "width" => self.width = number(value)?,
-            "height" => self.height = number(value)?,
-            "connect" => self.connect = number(value)?,
+            "width" => self.width = number(value, "a board width", MIN_SIDE..=MAX_SIDE)?,
+            "height" => self.height = number(value, "a board height", MIN_SIDE..=MAX_SIDE)?,
+            "connect" => {
+                self.connect = number(value, "the connect length", MIN_CONNECT..=MAX_CONNECT)?
+            }
             "players" => {
-                let n = number(value)?;
+                let n = number(value, "the number of players", MIN_PLAYERS..=MAX_PLAYERS)?;
                 if n != self.tokens.len() {
                     let tokens = Variant::default_tokens(n).map_err(|e| error(e.to_string()))?;
                     self.tokens = tokens.iter().map(|t| t.as_char()).collect();
@@ -423,10 +429,20 @@ pub fn check_name(name: &str) -> Result<(), SettingError> {
     rules::check_name(name).map_err(|e| error(e.to_string()))
 }
 
-fn number(value: &str) -> Result<usize, SettingError> {
-    value
-        .parse()
-        .map_err(|_| error(format!("expected a number, got '{value}'")))
+/// A whole number; the rules check its range in their words, but a number too large to hold is
+/// refused here, with the `range` the rules would give.
+fn number(value: &str, what: &str, range: RangeInclusive<usize>) -> Result<usize, SettingError> {
+    value.parse().map_err(|_| {
+        if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+            error(format!(
+                "{what} must be from {} to {}, got {value}",
+                range.start(),
+                range.end()
+            ))
+        } else {
+            error(format!("expected a number, got '{value}'"))
+        }
+    })
 }
 
 fn on_off(value: &str) -> Result<bool, SettingError> {
@@ -517,6 +533,14 @@ mod tests {
             "error: a value is required for '--width <N>' but none was supplied"
         );
         assert_eq!(fail("--width x"), "--width: expected a number, got 'x'");
+        assert_eq!(
+            fail("--width 99999999999999999999"),
+            "--width: a board width must be from 1 to 16, got 99999999999999999999"
+        );
+        assert_eq!(
+            fail("--players 99999999999999999999"),
+            "--players: the number of players must be from 2 to 8, got 99999999999999999999"
+        );
         assert_eq!(
             fail("--width 17"),
             "a board width must be from 1 to 16, got 17"

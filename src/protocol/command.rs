@@ -11,6 +11,7 @@
 //! [`crate::notation`], and whether a command is allowed now is the session's business.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
@@ -27,6 +28,9 @@ use crate::engine::{self, Level, LevelError, Separator, TieBreak};
 use crate::notation::fen::fen;
 use crate::notation::grammar::{fail, Failure, Parsed};
 use crate::notation::{parse_column, Fen, FenSyntaxError, MoveText, MovesError, Style};
+use crate::rules::variant::{
+    MAX_CONNECT, MAX_PLAYERS, MAX_SIDE, MIN_CONNECT, MIN_PLAYERS, MIN_SIDE,
+};
 use crate::solver::MAX_THREADS;
 
 /// The deepest look-ahead `go` accepts: deeper ones take hours on wide boards.
@@ -1060,17 +1064,29 @@ enum NewPart {
     EarlyDraw(bool),
 }
 
-/// A number of cells, connect length or players: any whole number (the rules check the range).
-fn setting_number(expected: &'static str) -> impl Fn(&str) -> Result<usize, Problem> {
+/// A number of cells, connect length or players: any whole number (the rules check the range,
+/// in their words). A number too large for any range is refused here with the `range` the rules
+/// would give, since the rules could not be shown it.
+fn setting_number(
+    expected: &'static str,
+    what: &'static str,
+    range: RangeInclusive<usize>,
+) -> impl Fn(&str) -> Result<usize, Problem> {
     move |text: &str| {
         let digits: nom::IResult<&str, &str> = all_consuming(digit1).parse(text);
-        digits
-            .ok()
-            .and_then(|_| text.parse::<usize>().ok())
-            .ok_or_else(|| Problem::Expected {
+        match (digits, text.parse::<usize>()) {
+            (Ok(_), Ok(n)) => Ok(n),
+            (Ok(_), Err(_)) => Err(Problem::OutOfRange {
+                what,
+                min: *range.start() as u64,
+                max: *range.end() as u64,
+                got: text.to_string(),
+            }),
+            (Err(_), _) => Err(Problem::Expected {
                 expected: expected.to_string(),
                 got: text.to_string(),
-            })
+            }),
+        }
     }
 }
 
@@ -1078,20 +1094,38 @@ fn setting_number(expected: &'static str) -> impl Fn(&str) -> Result<usize, Prob
 fn new_part(input: &str) -> Args<'_, NewPart> {
     let (rest, setting) = word(input)?;
     // After a setting's name its value is due: `cut`, so that `many0` does not stop quietly.
-    let value = |name: &'static str| cut(arg(name, setting_number(name)));
+    let value = |expected: &'static str, what: &'static str, range: RangeInclusive<usize>| {
+        cut(arg(expected, setting_number(expected, what, range)))
+    };
     match setting {
-        "width" => value("a number after 'width'")
-            .map(NewPart::Width)
-            .parse(rest),
-        "height" => value("a number after 'height'")
-            .map(NewPart::Height)
-            .parse(rest),
-        "connect" => value("a number after 'connect'")
-            .map(NewPart::Connect)
-            .parse(rest),
-        "players" => value("a number after 'players'")
-            .map(NewPart::Players)
-            .parse(rest),
+        "width" => value(
+            "a number after 'width'",
+            "a board width",
+            MIN_SIDE..=MAX_SIDE,
+        )
+        .map(NewPart::Width)
+        .parse(rest),
+        "height" => value(
+            "a number after 'height'",
+            "a board height",
+            MIN_SIDE..=MAX_SIDE,
+        )
+        .map(NewPart::Height)
+        .parse(rest),
+        "connect" => value(
+            "a number after 'connect'",
+            "the connect length",
+            MIN_CONNECT..=MAX_CONNECT,
+        )
+        .map(NewPart::Connect)
+        .parse(rest),
+        "players" => value(
+            "a number after 'players'",
+            "the number of players",
+            MIN_PLAYERS..=MAX_PLAYERS,
+        )
+        .map(NewPart::Players)
+        .parse(rest),
         "tokens" => cut(arg("tokens after 'tokens', e.g. tokens XYZ", |w: &str| {
             Ok(w.chars().collect())
         }))
@@ -1118,15 +1152,12 @@ fn new_part(input: &str) -> Args<'_, NewPart> {
             let Ok((_, (w, h))) = parsed else {
                 return fail(size, no_such());
             };
-            match (w.parse(), h.parse()) {
+            let side = |what, digits| {
+                setting_number("a size WxH of two numbers", what, MIN_SIDE..=MAX_SIDE)(digits)
+            };
+            match (side("a board width", w), side("a board height", h)) {
                 (Ok(w), Ok(h)) => Ok((rest, NewPart::Size(w, h))),
-                _ => fail(
-                    size,
-                    Problem::Expected {
-                        expected: "a size WxH of two numbers".to_string(),
-                        got: size.to_string(),
-                    },
-                ),
+                (Err(problem), _) | (_, Err(problem)) => fail(size, problem),
             }
         }
     }
@@ -1391,6 +1422,8 @@ mod tests {
         assert_eq!(r.id, Some(12));
         assert_eq!(r.command, Ok(Command::Status));
         assert_eq!(parse_request("status").id, None);
+        // An id is a number, as protocol.md says: leading zeros are not part of it.
+        assert_eq!(parse_request("007 status").id, Some(7));
         assert_eq!(
             parse_request("7").command,
             Err(CommandError::MissingCommand)
@@ -1562,6 +1595,23 @@ mod tests {
         assert!(message("new colour red").contains("has no setting 'colour'"));
         assert!(message("new width").contains("needs a number after 'width'"));
         assert!(message("new early-draw").contains("needs on or off after 'early-draw'"));
+        assert!(message("new width x").contains("expected a number after 'width', got 'x'"));
+    }
+
+    #[test]
+    fn new_numbers_too_large_for_any_range_say_the_range() {
+        let huge = "99999999999999999999999";
+        for (setting, range) in [
+            ("width", "a board width must be from 1 to 16"),
+            ("height", "a board height must be from 1 to 16"),
+            ("connect", "the connect length must be from 2 to 16"),
+            ("players", "the number of players must be from 2 to 8"),
+        ] {
+            let said = message(&format!("new {setting} {huge}"));
+            assert!(said.contains(&format!("{range}, got {huge}")), "{said}");
+        }
+        assert!(message(&format!("new {huge}x6")).contains("a board width must be from 1 to 16"));
+        assert!(message(&format!("new 7x{huge}")).contains("a board height must be from 1 to 16"));
     }
 
     #[test]
