@@ -64,16 +64,24 @@ pub struct BatchOptions {
     pub book: Option<Arc<Book>>,
 }
 
-impl Default for BatchOptions {
-    fn default() -> BatchOptions {
+impl BatchOptions {
+    /// The standard board and table, with `book`. (Unlike `..Default::default()`, this never
+    /// touches the built-in book when another or none is chosen.)
+    pub fn new(mode: BatchMode, threads: usize, book: Option<Arc<Book>>) -> BatchOptions {
         BatchOptions {
-            mode: BatchMode::Score,
+            mode,
             width: BENCH_WIDTH,
             height: BENCH_HEIGHT,
             table_bits: DEFAULT_TABLE_BITS,
-            threads: 1,
-            book: Book::embedded(),
+            threads,
+            book,
         }
+    }
+}
+
+impl Default for BatchOptions {
+    fn default() -> BatchOptions {
+        BatchOptions::new(BatchMode::Score, 1, Book::embedded())
     }
 }
 

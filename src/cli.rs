@@ -132,12 +132,11 @@ impl SolveArgs {
             (_, true) => BatchMode::Analyze,
             _ => BatchMode::Score,
         };
-        Ok(BatchOptions {
+        Ok(BatchOptions::new(
             mode,
-            threads: self.threads,
-            book: chosen_book(self.no_book, self.book.as_deref())?,
-            ..BatchOptions::default()
-        })
+            self.threads,
+            chosen_book(self.no_book, self.book.as_deref())?,
+        ))
     }
 }
 
