@@ -1367,25 +1367,27 @@ mod tests {
 
     #[test]
     fn columns_solved_side_by_side_score_as_one_thread_does() {
-        // Begin-medium positions of 10 to 12 stones, past the book (the last with a winning
-        // move), one with a full column, one inside the book, and 5x4 positions.
-        let mut positions: Vec<Position> = [
-            "36641613257",
-            "4441154555",
-            "443555434413",
-            "444444121212",
-            "44",
-        ]
-        .iter()
-        .map(|moves| {
+        // Positions of 14 and 15 stones from the bench samples and one with a full column and
+        // a winning move, searched without the book so that both threads search, and 5x4
+        // positions.
+        let standard = |moves: &str| {
             let columns: Vec<u8> = moves.bytes().map(|c| c - b'1').collect();
             Position::from_moves(7, 6, &columns).unwrap()
-        })
-        .collect();
+        };
+        let mut positions: Vec<Position> = [
+            "55345757726261",
+            "215663252132132",
+            "236377362432737",
+            "444444121212",
+        ]
+        .map(standard)
+        .to_vec();
         random_games(5, 4, 10, 0x9e37_79b9, |p| positions.push(*p));
         for position in &positions {
             let mut alone = Solver::with_table_bits(18);
             let mut pair = Solver::with_table_bits(18);
+            alone.set_book(None);
+            pair.set_book(None);
             pair.set_threads(2);
             assert_eq!(
                 pair.analyze(position),
@@ -1400,7 +1402,7 @@ mod tests {
         // Inside the book nothing is searched, on any thread.
         let mut pair = Solver::new();
         pair.set_threads(2);
-        assert!(pair.analyze(&positions[4]).iter().all(Option::is_some));
+        assert!(pair.analyze(&standard("44")).iter().all(Option::is_some));
         assert_eq!(pair.nodes(), 0);
 
         // Once a column's search is stopped, no other column starts: each of the two threads
