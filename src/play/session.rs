@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
 use crate::engine::{self, perfect, Forced, Level, Rng, HEURISTIC_PLIES};
-use crate::notation::{fen_of, parse_column, render_labelled, Style};
+use crate::notation::{parse_column, render_labelled, Style};
 use crate::rules::{Direction, DrawReason, Game, Outcome, Player};
 use crate::solver::{Limits, Solver};
 use crate::textio::{read_bounded_line, savefile};
@@ -608,9 +608,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
             return Ok(self.say("Not saved: no file name given.")?);
         }
         let current = self.current();
-        let (names, fen) = (current.names.clone(), fen_of(&current.game));
         let player = current.game.to_move();
-        match savefile::save(Path::new(&file), &names, &fen) {
+        match savefile::save(Path::new(&file), &current.names, &current.game) {
             Ok(()) => {
                 self.current().file = File::Same(file.clone());
                 let line = format!("Saved to {file}. {} moves next.", self.who(player));

@@ -297,7 +297,7 @@ impl Session {
                 Ok(Response::Done)
             }
             Command::Save(path) => {
-                savefile::save(&path, &self.names, &fen_of(&self.game))?;
+                savefile::save(&path, &self.names, &self.game)?;
                 Ok(Response::Saved(path))
             }
             Command::Load(path) => {

@@ -1,5 +1,7 @@
 //! Saved games on disk, in the S0 format: one line per player's name, in turn order, then a FEN
-//! line. Saving never destroys an existing file: it writes a temporary file beside the target,
+//! line; a game whose rules are not S0's (other players, connect length, tokens or early draw)
+//! adds one line after the FEN that states them (`#c4 players 3 connect 4 tokens xoa early-draw
+//! on`), so that nothing of the game is lost, while S0's reader of three lines never sees it. Saving never destroys an existing file: it writes a temporary file beside the target,
 //! reads it back, and only then renames it over the target. A symbolic link is followed to the
 //! file it names, the file keeps its permissions, and anything but a regular file (a device, a
 //! pipe) is refused, since the rename would replace it.
@@ -11,8 +13,12 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::describe;
-use crate::notation::{Fen, FenError};
-use crate::rules::{check_name, Game, NameError, Variant, MAX_PLAYERS};
+use crate::notation::{fen_of, Fen, FenError};
+use crate::rules::{check_name, Game, NameError, Token, Variant, MAX_PLAYERS};
+
+/// How the line after the FEN that states a game's rules starts. No FEN starts so, and the line
+/// is the last, so a name that happens to start so is never taken for it.
+const RULES_PREFIX: &str = "#c4 ";
 
 /// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
 pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
@@ -62,6 +68,20 @@ pub enum SaveError {
         line: usize,
         source: FenError,
     },
+    /// The rules line is not one `c4` writes.
+    #[error("cannot load {path}: line {line}: {reason}")]
+    Rules {
+        path: String,
+        line: usize,
+        reason: String,
+    },
+    /// The rules line's players and the names before the FEN disagree.
+    #[error("cannot load {path}: its rules line says {players} players, but {names} names come before the FEN line")]
+    RulesNames {
+        path: String,
+        players: usize,
+        names: usize,
+    },
 }
 
 /// For a file of `lines` lines that a game of other players would have: which, since the file
@@ -85,21 +105,33 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl Fn(io::Error) -> S
     }
 }
 
-/// The text of a saved game.
-pub fn format(names: &[String], fen: &str) -> String {
+/// The text of a saved game: a line per name, the FEN, and the rules line if the rules are not
+/// S0's.
+pub fn format(names: &[String], game: &Game) -> String {
     let mut text = String::new();
     for name in names {
         text.push_str(name);
         text.push('\n');
     }
-    text.push_str(fen);
+    text.push_str(&fen_of(game));
     text.push('\n');
+    let variant = game.variant();
+    let s0 = Variant::default().with_size(variant.width(), variant.height());
+    if s0.as_ref() != Ok(variant) {
+        let tokens: String = variant.tokens().iter().map(|t| t.as_char()).collect();
+        let early_draw = if variant.early_draw() { "on" } else { "off" };
+        text.push_str(&format!(
+            "{RULES_PREFIX}players {} connect {} tokens {tokens} early-draw {early_draw}\n",
+            variant.players(),
+            variant.connect(),
+        ));
+    }
     text
 }
 
-/// Writes `names` and `fen` to `path` without ever leaving a half-written file there.
-pub fn save(path: &Path, names: &[String], fen: &str) -> Result<(), SaveError> {
-    save_with(path, &format(names, fen), |from, to| fs::rename(from, to))
+/// Writes `names` and `game` to `path` without ever leaving a half-written file there.
+pub fn save(path: &Path, names: &[String], game: &Game) -> Result<(), SaveError> {
+    save_with(path, &format(names, game), |from, to| fs::rename(from, to))
 }
 
 /// [`save`] with the last step, moving the checked temporary file over the target, handed in:
@@ -191,7 +223,8 @@ fn write_checked(
     Ok(())
 }
 
-/// Reads a saved game for `variant`'s players; the FEN sets the board size.
+/// Reads a saved game: by the rules its rules line states, or else (S0's files) by `variant`'s;
+/// the FEN sets the board size.
 pub fn load(path: &Path, variant: &Variant) -> Result<(Vec<String>, Game), SaveError> {
     let shown = path.display().to_string();
     let file = fs::File::open(path).map_err(io_error("load", path))?;
@@ -212,6 +245,8 @@ enum TextError {
     EmptyName(usize),
     Name(usize, NameError),
     Fen(usize, FenError),
+    Rules(usize, String),
+    RulesNames { players: usize, names: usize },
 }
 
 impl TextError {
@@ -226,6 +261,12 @@ impl TextError {
             TextError::EmptyName(line) => SaveError::EmptyName { path, line },
             TextError::Name(line, source) => SaveError::Name { path, line, source },
             TextError::Fen(line, source) => SaveError::Fen { path, line, source },
+            TextError::Rules(line, reason) => SaveError::Rules { path, line, reason },
+            TextError::RulesNames { players, names } => SaveError::RulesNames {
+                path,
+                players,
+                names,
+            },
         }
     }
 }
@@ -239,6 +280,21 @@ fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError
     while lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
+    let stated;
+    let variant = match lines.last().and_then(|l| l.strip_prefix(RULES_PREFIX)) {
+        Some(rules) => {
+            stated = parse_rules(rules).map_err(|reason| TextError::Rules(lines.len(), reason))?;
+            lines.pop();
+            if lines.len() != stated.players() + 1 {
+                return Err(TextError::RulesNames {
+                    players: stated.players(),
+                    names: lines.len().saturating_sub(1),
+                });
+            }
+            &stated
+        }
+        None => variant,
+    };
     let expected = variant.players() + 1;
     if lines.len() != expected {
         return Err(TextError::LineCount {
@@ -259,6 +315,70 @@ fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError
         .and_then(|fen| Ok(fen.to_game(variant)?))
         .map_err(|e| TextError::Fen(expected, e))?;
     Ok((names.iter().map(|n| n.trim().to_string()).collect(), game))
+}
+
+/// The rules a rules line states (after its prefix), on a 7x6 board until the FEN sets the size.
+fn parse_rules(text: &str) -> Result<Variant, String> {
+    const KEYS: [&str; 4] = ["players", "connect", "tokens", "early-draw"];
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut given: [Option<&str>; 4] = [None; 4];
+    for pair in words.chunks(2) {
+        let &[key, value] = pair else {
+            return Err(format!("the rules line has no value after '{}'", pair[0]));
+        };
+        let Some(i) = KEYS.iter().position(|&k| k == key) else {
+            return Err(format!(
+                "the rules line has no rule '{key}' (rules: {})",
+                KEYS.join(" ")
+            ));
+        };
+        if given[i].replace(value).is_some() {
+            return Err(format!("the rules line gives {key} twice"));
+        }
+    }
+    let [Some(players), Some(connect), Some(tokens), Some(early_draw)] = given else {
+        return Err(
+            "the rules line should give players, connect, tokens and early-draw, e.g. \
+             '#c4 players 3 connect 4 tokens xoa early-draw on'"
+                .to_string(),
+        );
+    };
+    let number = |key: &str, value: &str| {
+        value
+            .parse::<usize>()
+            .map_err(|_| format!("the rules line's {key} should be a number, got '{value}'"))
+    };
+    let players = number("players", players)?;
+    let connect = number("connect", connect)?;
+    let tokens = tokens
+        .chars()
+        .map(Token::new)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let early_draw = match early_draw {
+        "on" => true,
+        "off" => false,
+        other => {
+            return Err(format!(
+                "the rules line's early-draw should be on or off, got '{other}'"
+            ))
+        }
+    };
+    if tokens.len() != players {
+        return Err(format!(
+            "the rules line says {players} players but gives {} tokens",
+            tokens.len()
+        ));
+    }
+    let standard = Variant::default();
+    Variant::new(
+        standard.width(),
+        standard.height(),
+        connect,
+        tokens,
+        early_draw,
+    )
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -308,42 +428,42 @@ mod tests {
         use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
         let folder = scratch("special");
         let names = vec!["Ann".to_string(), "Ben".to_string()];
-        let fen = "7/7/7/7/7/7 x";
+        let game = Game::new(Variant::default());
         let target = folder.join("game.txt");
         fs::write(&target, "old\n").unwrap();
         fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
         let link = folder.join("link.txt");
         symlink(&target, &link).unwrap();
-        save(&link, &names, fen).unwrap();
+        save(&link, &names, &game).unwrap();
         assert!(fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
             .is_symlink());
-        assert_eq!(fs::read_to_string(&target).unwrap(), format(&names, fen));
+        assert_eq!(fs::read_to_string(&target).unwrap(), format(&names, &game));
         let mode = fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
         // A link to a file not made yet: the file is made, the link stays.
         let dangling = folder.join("dangling.txt");
         symlink("later.txt", &dangling).unwrap();
-        save(&dangling, &names, fen).unwrap();
+        save(&dangling, &names, &game).unwrap();
         assert!(fs::symlink_metadata(&dangling)
             .unwrap()
             .file_type()
             .is_symlink());
         assert_eq!(
             fs::read_to_string(folder.join("later.txt")).unwrap(),
-            format(&names, fen)
+            format(&names, &game)
         );
         // A file its owner cannot read keeps its mode too (the read-back comes first).
         fs::set_permissions(&target, fs::Permissions::from_mode(0o200)).unwrap();
-        save(&target, &names, fen).unwrap();
+        save(&target, &names, &game).unwrap();
         let mode = fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o200);
         // A pipe stands for any file that is not a regular one (a device such as /dev/null).
         let pipe = folder.join("pipe");
         let made = std::process::Command::new("mkfifo").arg(&pipe).status();
         if made.is_ok_and(|s| s.success()) {
-            let refused = save(&pipe, &names, fen).unwrap_err().to_string();
+            let refused = save(&pipe, &names, &game).unwrap_err().to_string();
             assert!(refused.contains("not a regular file"), "{refused}");
             assert!(fs::metadata(&pipe).unwrap().file_type().is_fifo());
         }
@@ -356,7 +476,11 @@ mod tests {
         let target = folder.join("game.txt");
         fs::write(&target, "old\n").unwrap();
         let names = vec!["Ann".to_string(), "Ben".to_string()];
-        save(&target, &names, "2x1oo1/2x4/7/7/7/7 x").unwrap();
+        let game = Fen::parse("2x1oo1/2x4/7/7/7/7 x")
+            .unwrap()
+            .to_game(&Variant::default())
+            .unwrap();
+        save(&target, &names, &game).unwrap();
         assert_eq!(
             fs::read_to_string(&target).unwrap(),
             "Ann\nBen\n2x1oo1/2x4/7/7/7/7 x\n"
@@ -368,6 +492,73 @@ mod tests {
         fs::write(&target, "Ann\nBen\n2x1oo1/2x4/7/7/7/7 x\n\n  \r\n").unwrap();
         assert_eq!(load(&target, &Variant::default()).unwrap().0, names);
         fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_game_by_other_rules_saves_them_and_loads_by_them() {
+        let tokens = ['X', 'Y', 'Z'].map(|c| Token::new(c).unwrap()).to_vec();
+        let rules = Variant::new(5, 4, 3, tokens, false).unwrap();
+        let mut game = Game::new(rules.clone());
+        for column in [1, 2, 3] {
+            game.play(game.column(column).unwrap()).unwrap();
+        }
+        let names = ["Ann", "Ben", "Cy"].map(String::from).to_vec();
+        let text = format(&names, &game);
+        assert_eq!(
+            text,
+            "Ann\nBen\nCy\nXYZ2/5/5/5 X\n#c4 players 3 connect 3 tokens XYZ early-draw off\n"
+        );
+        // Whatever the current settings: the file's rules rule.
+        let (loaded, back) = parse(&text, &Variant::default()).ok().unwrap();
+        assert_eq!(loaded, names);
+        assert_eq!(back.variant(), &rules);
+        assert_eq!(fen_of(&back), "XYZ2/5/5/5 X");
+        // A standard game's file is S0's, three lines, whatever the board's size.
+        let game = Game::new(Variant::default().with_size(9, 7).unwrap());
+        assert_eq!(format(&names[..2], &game), "Ann\nBen\n9/9/9/9/9/9/9 x\n");
+    }
+
+    #[test]
+    fn a_bad_rules_line_is_named() {
+        let error = |rules: &str| {
+            let text = format!("Ann\nBen\n7/7/7/7/7/7 x\n#c4 {rules}\n");
+            parse(&text, &Variant::default())
+                .err()
+                .unwrap()
+                .at("game.txt")
+                .to_string()
+        };
+        assert_eq!(
+            error("players 2 connect 4 tokens xo"),
+            "cannot load game.txt: line 4: the rules line should give players, connect, tokens and \
+             early-draw, e.g. '#c4 players 3 connect 4 tokens xoa early-draw on'"
+        );
+        assert_eq!(
+            error("players 2 connect 4 tokens xo early-draw"),
+            "cannot load game.txt: line 4: the rules line has no value after 'early-draw'"
+        );
+        assert!(error("players 2 connect 4 tokens xo colour red").contains("no rule 'colour'"));
+        assert!(error("players 2 players 2 tokens xo early-draw on").contains("players twice"));
+        assert!(error("players two connect 4 tokens xo early-draw on")
+            .contains("players should be a number, got 'two'"));
+        assert!(error("players 2 connect 4 tokens xoa early-draw on")
+            .contains("says 2 players but gives 3 tokens"));
+        assert!(error("players 2 connect 1 tokens xo early-draw on")
+            .contains("the connect length must be from 2 to 16, got 1"));
+        assert!(error("players 2 connect 4 tokens x1 early-draw on").contains("cannot be a token"));
+        assert!(error("players 2 connect 4 tokens xo early-draw maybe")
+            .contains("early-draw should be on or off, got 'maybe'"));
+        assert_eq!(
+            error("players 3 connect 4 tokens xoa early-draw on"),
+            "cannot load game.txt: its rules line says 3 players, but 2 names come before the \
+             FEN line"
+        );
+        // The rules line is the last: a name that starts like one is a name.
+        let text = "#c4 Ann\nBen\n7/7/7/7/7/7 x\n";
+        assert_eq!(
+            parse(text, &Variant::default()).ok().unwrap().0[0],
+            "#c4 Ann"
+        );
     }
 
     #[test]
