@@ -518,8 +518,12 @@ function setUp(text) {
   text = text.trim().replace(/\s+/g, " ");
   if (text === "" || !online()) return;
   supersede();
+  // A FEN's rows are separated by '/', but a one-row board's FEN has none: "fen …" or
+  // "moves …" says which the text is.
+  const prefixed = /^(fen|moves) (.+)$/.exec(text);
+  const isFen = prefixed ? prefixed[1] === "fen" : text.includes("/");
+  if (prefixed) text = prefixed[2];
   act(async () => {
-    const isFen = text.includes("/");
     const [start] = text.split(" moves ");
     const reply = await send(isFen ? `position fen ${text}` : `position startpos moves ${text}`);
     const fen = parseFen((await send("fen")).text);

@@ -416,6 +416,15 @@ def test_paste_moves(page, ref):
     check_exact_scores(page, ref, [4, 3, 4, 3], "x", "o")
     page.click("#message-close")
     shot(page, "00-readme")  # wins, draws and losses side by side: README.md's picture
+    # A one-row board's FEN has no '/': "fen" says it is one (read as moves, it is refused).
+    for pasted, fen in [("fen 2x3o x", "2x3o x"), ("fen 7/7/7/7/7/7 x", "7/7/7/7/7/7 x")]:
+        page.fill("#paste", pasted)
+        page.press("#paste", "Enter")
+        page.wait_for_function(f"document.getElementById('fen').value === '{fen}'", timeout=WAIT_MS)
+    page.fill("#paste", "moves 44")
+    page.press("#paste", "Enter")
+    page.wait_for_function("document.getElementById('moves-text').value === '44'", timeout=WAIT_MS)
+    wait_turn(page, "person")
     page.fill("#paste", "4453")
     page.press("#paste", "Enter")
     page.wait_for_function("document.getElementById('moves-text').value === '4453'", timeout=WAIT_MS)
