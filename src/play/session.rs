@@ -255,17 +255,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// Asks for a saved game and plays it on with the names it holds.
     fn load(&mut self) -> Result<(), Halt> {
-        let variant = match self.options.variant() {
-            Ok(v) => v,
-            Err(e) => {
-                return Ok(self.say(&format!("Cannot load a game: {e}. Change it in setup (s)."))?)
-            }
-        };
         let file = self.ask("File to load: ")?;
         if file.is_empty() {
             return Ok(self.say("Nothing loaded: no file name given.")?);
         }
-        match savefile::load(Path::new(&file), &variant) {
+        match savefile::load(Path::new(&file)) {
             Ok((names, game)) => self.play(game, names, Some(&file)),
             Err(e) => Ok(self.say(&sentence(&e.to_string()))?),
         }

@@ -301,7 +301,7 @@ impl Session {
                 Ok(Response::Saved(path))
             }
             Command::Load(path) => {
-                let (names, game) = savefile::load(&path, self.game.variant())?;
+                let (names, game) = savefile::load(&path)?;
                 self.names = names;
                 self.game = game;
                 Ok(Response::summary(&self.game))

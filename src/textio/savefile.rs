@@ -1,7 +1,8 @@
 //! Saved games on disk, in the S0 format: one line per player's name, in turn order, then a FEN
-//! line; a game whose rules are not S0's (other players, connect length, tokens or early draw)
-//! adds one line after the FEN that states them (`#c4 players 3 connect 4 tokens xoa early-draw
-//! on`), so that nothing of the game is lost, while S0's reader of three lines never sees it. Saving never destroys an existing file: it writes a temporary file beside the target,
+//! line. A game whose rules are not S0's (two players `x` and `o`, connect 4, early draw on; the
+//! FEN gives the size) adds one line after the FEN that states them (`#c4 players 3 connect 4
+//! tokens xoa early-draw on`), so that a file says its game's rules either way: a file without
+//! that line is S0's game. Saving never destroys an existing file: it writes a temporary file beside the target,
 //! reads it back, and only then renames it over the target. A symbolic link is followed to the
 //! file it names, the file keeps its permissions, and anything but a regular file (a device, a
 //! pipe) is refused, since the rename would replace it.
@@ -14,11 +15,11 @@ use thiserror::Error;
 
 use super::describe;
 use crate::notation::{fen_of, Fen, FenError};
-use crate::rules::{check_name, Game, NameError, Token, Variant, MAX_PLAYERS};
+use crate::rules::{check_name, Game, NameError, Token, Variant};
 
-/// How the line after the FEN that states a game's rules starts. No FEN starts so, and the line
-/// is the last, so a name that happens to start so is never taken for it.
-const RULES_PREFIX: &str = "#c4 ";
+/// The word that starts the line after the FEN that states a game's rules. No FEN starts with
+/// `#`, and the line is the last, so a name that happens to start so is never taken for it.
+const RULES_WORD: &str = "#c4";
 
 /// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
 pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
@@ -44,13 +45,9 @@ pub enum SaveError {
     /// The file is not text.
     #[error("cannot load {0}: the file is not UTF-8 text")]
     NotText(String),
-    /// Lines missing or extra.
-    #[error("cannot load {path}: a saved game has {expected} lines (one name per player, then a FEN), the file has {found}{}", other_players(*found))]
-    LineCount {
-        path: String,
-        expected: usize,
-        found: usize,
-    },
+    /// Lines missing or extra in a file without a rules line.
+    #[error("cannot load {path}: a saved game without a rules line is S0's, 3 lines (two names, then a FEN); the file has {found}{}", other_players(*found))]
+    LineCount { path: String, found: usize },
     /// A name line that is empty.
     #[error("cannot load {path}: line {line} should be a player's name but is empty")]
     EmptyName { path: String, line: usize },
@@ -75,22 +72,25 @@ pub enum SaveError {
         line: usize,
         reason: String,
     },
-    /// The rules line's players and the names before the FEN disagree.
-    #[error("cannot load {path}: its rules line says {players} players, but {names} names come before the FEN line")]
-    RulesNames {
+    /// The rules line's players and the lines before it disagree.
+    #[error("cannot load {path}: its rules line says {players} players, so {players} names and a FEN line should come before it, but {found} lines do")]
+    RulesLines {
         path: String,
         players: usize,
-        names: usize,
+        found: usize,
     },
 }
 
-/// For a file of `lines` lines that a game of other players would have: which, since the file
-/// does not say how many players the game is for (S0's format), the session's setting does.
+/// For a file without a rules line whose `lines` lines a game of more players would have: what
+/// such a game's file needs.
 fn other_players(lines: usize) -> String {
-    match lines.checked_sub(1) {
-        Some(players @ 2..=MAX_PLAYERS) => {
+    let players = lines.saturating_sub(1);
+    match Variant::default_tokens(players) {
+        Ok(tokens) if players != 2 => {
+            let tokens: String = tokens.iter().map(|t| t.as_char()).collect();
             format!(
-                ", as a game of {players} players would: set {players} players before loading it"
+                ", as a game of {players} players would, which needs a rules line after the FEN \
+                 such as '{RULES_WORD} players {players} connect 4 tokens {tokens} early-draw on'"
             )
         }
         _ => String::new(),
@@ -121,7 +121,7 @@ pub fn format(names: &[String], game: &Game) -> String {
         let tokens: String = variant.tokens().iter().map(|t| t.as_char()).collect();
         let early_draw = if variant.early_draw() { "on" } else { "off" };
         text.push_str(&format!(
-            "{RULES_PREFIX}players {} connect {} tokens {tokens} early-draw {early_draw}\n",
+            "{RULES_WORD} players {} connect {} tokens {tokens} early-draw {early_draw}\n",
             variant.players(),
             variant.connect(),
         ));
@@ -223,9 +223,9 @@ fn write_checked(
     Ok(())
 }
 
-/// Reads a saved game: by the rules its rules line states, or else (S0's files) by `variant`'s;
-/// the FEN sets the board size.
-pub fn load(path: &Path, variant: &Variant) -> Result<(Vec<String>, Game), SaveError> {
+/// Reads a saved game: by the rules its rules line states, or else by S0's; the FEN sets the
+/// board size.
+pub fn load(path: &Path) -> Result<(Vec<String>, Game), SaveError> {
     let shown = path.display().to_string();
     let file = fs::File::open(path).map_err(io_error("load", path))?;
     let mut bytes = Vec::new();
@@ -236,72 +236,81 @@ pub fn load(path: &Path, variant: &Variant) -> Result<(Vec<String>, Game), SaveE
         return Err(SaveError::TooLarge { path: shown });
     }
     let text = String::from_utf8(bytes).map_err(|_| SaveError::NotText(shown.clone()))?;
-    parse(&text, variant).map_err(|e| e.at(&shown))
+    parse(&text).map_err(|e| e.at(&shown))
 }
 
 /// What is wrong with a saved game's text, before the path is known.
 enum TextError {
-    LineCount { expected: usize, found: usize },
+    LineCount(usize),
     EmptyName(usize),
     Name(usize, NameError),
     Fen(usize, FenError),
     Rules(usize, String),
-    RulesNames { players: usize, names: usize },
+    RulesLines { players: usize, found: usize },
 }
 
 impl TextError {
     fn at(self, path: &str) -> SaveError {
         let path = path.to_string();
         match self {
-            TextError::LineCount { expected, found } => SaveError::LineCount {
-                path,
-                expected,
-                found,
-            },
+            TextError::LineCount(found) => SaveError::LineCount { path, found },
             TextError::EmptyName(line) => SaveError::EmptyName { path, line },
             TextError::Name(line, source) => SaveError::Name { path, line, source },
             TextError::Fen(line, source) => SaveError::Fen { path, line, source },
             TextError::Rules(line, reason) => SaveError::Rules { path, line, reason },
-            TextError::RulesNames { players, names } => SaveError::RulesNames {
+            TextError::RulesLines { players, found } => SaveError::RulesLines {
                 path,
                 players,
-                names,
+                found,
             },
         }
     }
 }
 
-fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError> {
+fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
     let mut lines: Vec<&str> = text
         .lines()
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
-    // Blank lines after the FEN (an editor's, say) are no part of the game.
-    while lines.last().is_some_and(|l| l.trim().is_empty()) {
-        lines.pop();
-    }
-    let stated;
-    let variant = match lines.last().and_then(|l| l.strip_prefix(RULES_PREFIX)) {
-        Some(rules) => {
-            stated = parse_rules(rules).map_err(|reason| TextError::Rules(lines.len(), reason))?;
+    // Blank lines at the end (an editor's, say) are no part of the game.
+    let drop_blank_lines = |lines: &mut Vec<&str>| {
+        while lines.last().is_some_and(|l| l.trim().is_empty()) {
             lines.pop();
-            if lines.len() != stated.players() + 1 {
-                return Err(TextError::RulesNames {
-                    players: stated.players(),
-                    names: lines.len().saturating_sub(1),
+        }
+    };
+    drop_blank_lines(&mut lines);
+    let variant = match lines.last().map(|l| l.trim()) {
+        Some(last) if last.starts_with('#') => {
+            let rules = last
+                .strip_prefix(RULES_WORD)
+                .filter(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+                .ok_or_else(|| {
+                    format!(
+                        "the line after the FEN can only be a rules line, \
+                         '{RULES_WORD} players … connect … tokens … early-draw …'"
+                    )
+                })
+                .and_then(parse_rules)
+                .map_err(|reason| TextError::Rules(lines.len(), reason))?;
+            lines.pop();
+            drop_blank_lines(&mut lines);
+            if lines.len() != rules.players() + 1 {
+                return Err(TextError::RulesLines {
+                    players: rules.players(),
+                    found: lines.len(),
                 });
             }
-            &stated
+            rules
         }
-        None => variant,
+        _ => {
+            let s0 = Variant::default();
+            if lines.len() != s0.players() + 1 {
+                return Err(TextError::LineCount(lines.len()));
+            }
+            s0
+        }
     };
     let expected = variant.players() + 1;
-    if lines.len() != expected {
-        return Err(TextError::LineCount {
-            expected,
-            found: lines.len(),
-        });
-    }
     let (names, fen_line) = lines.split_at(variant.players());
     for (i, name) in names.iter().enumerate() {
         match check_name(name.trim()) {
@@ -312,7 +321,7 @@ fn parse(text: &str, variant: &Variant) -> Result<(Vec<String>, Game), TextError
     }
     let game = Fen::parse(fen_line[0])
         .map_err(FenError::from)
-        .and_then(|fen| Ok(fen.to_game(variant)?))
+        .and_then(|fen| Ok(fen.to_game(&variant)?))
         .map_err(|e| TextError::Fen(expected, e))?;
     Ok((names.iter().map(|n| n.trim().to_string()).collect(), game))
 }
@@ -344,9 +353,14 @@ fn parse_rules(text: &str) -> Result<Variant, String> {
         );
     };
     let number = |key: &str, value: &str| {
+        if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "the rules line's {key} should be a number, got '{value}'"
+            ));
+        }
         value
             .parse::<usize>()
-            .map_err(|_| format!("the rules line's {key} should be a number, got '{value}'"))
+            .map_err(|_| format!("the rules line's {key} is too large, got {value}"))
     };
     let players = number("players", players)?;
     let connect = number("connect", connect)?;
@@ -485,12 +499,12 @@ mod tests {
             fs::read_to_string(&target).unwrap(),
             "Ann\nBen\n2x1oo1/2x4/7/7/7/7 x\n"
         );
-        let (loaded, game) = load(&target, &Variant::default()).unwrap();
+        let (loaded, game) = load(&target).unwrap();
         assert_eq!(loaded, names);
         assert_eq!(crate::notation::fen_of(&game), "2x1oo1/2x4/7/7/7/7 x");
         // Blank lines after the FEN are ignored.
         fs::write(&target, "Ann\nBen\n2x1oo1/2x4/7/7/7/7 x\n\n  \r\n").unwrap();
-        assert_eq!(load(&target, &Variant::default()).unwrap().0, names);
+        assert_eq!(load(&target).unwrap().0, names);
         fs::remove_dir_all(&folder).unwrap();
     }
 
@@ -508,8 +522,7 @@ mod tests {
             text,
             "Ann\nBen\nCy\nXYZ2/5/5/5 X\n#c4 players 3 connect 3 tokens XYZ early-draw off\n"
         );
-        // Whatever the current settings: the file's rules rule.
-        let (loaded, back) = parse(&text, &Variant::default()).ok().unwrap();
+        let (loaded, back) = parse(&text).ok().unwrap();
         assert_eq!(loaded, names);
         assert_eq!(back.variant(), &rules);
         assert_eq!(fen_of(&back), "XYZ2/5/5/5 X");
@@ -522,11 +535,7 @@ mod tests {
     fn a_bad_rules_line_is_named() {
         let error = |rules: &str| {
             let text = format!("Ann\nBen\n7/7/7/7/7/7 x\n#c4 {rules}\n");
-            parse(&text, &Variant::default())
-                .err()
-                .unwrap()
-                .at("game.txt")
-                .to_string()
+            parse(&text).err().unwrap().at("game.txt").to_string()
         };
         assert_eq!(
             error("players 2 connect 4 tokens xo"),
@@ -550,14 +559,45 @@ mod tests {
             .contains("early-draw should be on or off, got 'maybe'"));
         assert_eq!(
             error("players 3 connect 4 tokens xoa early-draw on"),
-            "cannot load game.txt: its rules line says 3 players, but 2 names come before the \
-             FEN line"
+            "cannot load game.txt: its rules line says 3 players, so 3 names and a FEN line \
+             should come before it, but 3 lines do"
         );
+        assert!(error("players +2 connect 4 tokens xo early-draw on")
+            .contains("players should be a number, got '+2'"));
+        assert!(
+            error("players 2 connect 99999999999999999999 tokens xo early-draw on")
+                .contains("connect is too large, got 99999999999999999999")
+        );
+        // A last line that starts with '#' can only be a rules line.
+        for last in ["#c4", " #c4x players 2", "# a comment"] {
+            let text = format!("Ann\nBen\n7/7/7/7/7/7 x\n{last}\n");
+            let said = parse(&text).err().unwrap().at("g").to_string();
+            assert!(said.contains("line 4: the"), "{said}");
+        }
+        // Blank lines before the rules line, as after the FEN, are no part of the game.
+        let text =
+            "Ann\nBen\nCy\nXYZ2/5/5/5 X\n\n#c4 players 3 connect 3 tokens XYZ early-draw off\n\n";
+        assert_eq!(parse(text).ok().unwrap().1.variant().connect(), 3);
         // The rules line is the last: a name that starts like one is a name.
         let text = "#c4 Ann\nBen\n7/7/7/7/7/7 x\n";
+        assert_eq!(parse(text).ok().unwrap().0[0], "#c4 Ann");
+    }
+
+    #[test]
+    fn a_file_without_a_rules_line_is_s0s_game() {
+        // Read by S0's rules whatever game a session had: x and o, connect 4.
+        let (_, game) = parse("Ann\nBen\nxo5/xo5/7/7/7/7 x\n").ok().unwrap();
+        assert_eq!(game.variant(), &Variant::default());
+        let said = parse("Ann\nBen\nCy\n7/7/7/7/7/7 x\n")
+            .err()
+            .unwrap()
+            .at("g")
+            .to_string();
         assert_eq!(
-            parse(text, &Variant::default()).ok().unwrap().0[0],
-            "#c4 Ann"
+            said,
+            "cannot load g: a saved game without a rules line is S0's, 3 lines (two names, then a \
+             FEN); the file has 4, as a game of 3 players would, which needs a rules line after \
+             the FEN such as '#c4 players 3 connect 4 tokens xoa early-draw on'"
         );
     }
 
@@ -565,17 +605,12 @@ mod tests {
     fn loaded_names_follow_the_rules_for_names() {
         let long = "a".repeat(crate::rules::MAX_NAME_CHARS + 1);
         let text = format!("Ann\n{long}\n7/7/7/7/7/7 x\n");
-        let error = parse(&text, &Variant::default())
-            .err()
-            .unwrap()
-            .at("game.txt");
+        let error = parse(&text).err().unwrap().at("game.txt");
         assert_eq!(
             error.to_string(),
             "cannot load game.txt: line 2: a name has at most 64 characters, got 65"
         );
-        let error = parse("Ann\n \n7/7/7/7/7/7 x\n", &Variant::default())
-            .err()
-            .unwrap();
+        let error = parse("Ann\n \n7/7/7/7/7/7 x\n").err().unwrap();
         assert!(matches!(error, TextError::EmptyName(2)));
     }
 }
