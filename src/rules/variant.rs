@@ -67,7 +67,7 @@ pub enum VariantError {
     #[error("the connect length must be from {MIN_CONNECT} to {MAX_CONNECT}, got {0}")]
     BadConnect(usize),
     /// Player count outside 2-8.
-    #[error("a game has from {MIN_PLAYERS} to {MAX_PLAYERS} players, got {0}")]
+    #[error("the number of players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {0}")]
     BadPlayerCount(usize),
     /// A token that cannot be used.
     #[error("'{0}' cannot be a token: use one printable character other than a digit, a space or / . # | + - ,")]
