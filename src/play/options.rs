@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::ops::RangeInclusive;
+use std::str::FromStr;
 
 use crate::engine::{self, Level, LevelError, Separator};
 use crate::notation::grammar::parse_whole;
@@ -298,12 +299,7 @@ impl PlayOptions {
                 })?;
             }
             "early-draw" => self.early_draw = on_off(value)?,
-            "seed" => {
-                let seed = value
-                    .parse()
-                    .map_err(|_| error(format!("expected a whole number, got '{value}'")))?;
-                self.seed = Some(seed);
-            }
+            "seed" => self.seed = Some(number(value, "a seed", 0..=u64::MAX)?),
             "fen" => self.fen = (value != "none").then(|| value.to_string()),
             "moves" => self.moves = (value != "none").then(|| value.to_string()),
             "start" => self.start = on_off(value)?,
@@ -429,19 +425,22 @@ pub fn check_name(name: &str) -> Result<(), SettingError> {
     rules::check_name(name).map_err(|e| error(e.to_string()))
 }
 
-/// A whole number; the rules check its range in their words, but a number too large to hold is
-/// refused here, with the `range` the rules would give.
-fn number(value: &str, what: &str, range: RangeInclusive<usize>) -> Result<usize, SettingError> {
+/// A whole number, plain digits; the rules check its range in their words, but a number too
+/// large to hold is refused here, with the `range` the rules would give.
+fn number<T: FromStr + fmt::Display>(
+    value: &str,
+    what: &str,
+    range: RangeInclusive<T>,
+) -> Result<T, SettingError> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(error(format!("expected a number, got '{value}'")));
+    }
     value.parse().map_err(|_| {
-        if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
-            error(format!(
-                "{what} must be from {} to {}, got {value}",
-                range.start(),
-                range.end()
-            ))
-        } else {
-            error(format!("expected a number, got '{value}'"))
-        }
+        error(format!(
+            "{what} must be from {} to {}, got {value}",
+            range.start(),
+            range.end()
+        ))
     })
 }
 
@@ -536,6 +535,11 @@ mod tests {
         assert_eq!(
             fail("--width 99999999999999999999"),
             "--width: a board width must be from 1 to 16, got 99999999999999999999"
+        );
+        assert_eq!(fail("--width +3"), "--width: expected a number, got '+3'");
+        assert_eq!(
+            fail("--seed 99999999999999999999"),
+            "--seed: a seed must be from 0 to 18446744073709551615, got 99999999999999999999"
         );
         assert_eq!(
             fail("--players 99999999999999999999"),
