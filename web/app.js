@@ -520,8 +520,8 @@ function setUp(text) {
   supersede();
   // A FEN's rows are separated by '/', but a one-row board's FEN has none: "fen …" or
   // "moves …" says which the text is.
-  const prefixed = /^(fen|moves) (.+)$/.exec(text);
-  const isFen = prefixed ? prefixed[1] === "fen" : text.includes("/");
+  const prefixed = /^(fen|moves) (.+)$/i.exec(text);
+  const isFen = prefixed ? prefixed[1].toLowerCase() === "fen" : text.includes("/");
   if (prefixed) text = prefixed[2];
   act(async () => {
     const [start] = text.split(" moves ");

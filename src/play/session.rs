@@ -535,7 +535,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             let why = if game.history().is_empty() {
                 "Nothing to undo: no move has been played since the game started or was loaded."
             } else {
-                "Nothing to undo: only the computer has moved since the game started."
+                "Nothing to undo: only the computer has moved since the game started or was loaded."
             };
             self.say(why)?;
             return Ok(false);

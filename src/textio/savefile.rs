@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::describe;
-use crate::notation::{fen_of, Fen, FenError};
+use crate::notation::{fen_of, Fen, FenError, FenPositionError};
 use crate::rules::{check_name, Game, NameError, Token, Variant};
 
 /// The word that starts the line after the FEN that states a game's rules. No FEN starts with
@@ -46,11 +46,16 @@ pub enum SaveError {
     #[error("cannot load {0}: the file is not UTF-8 text")]
     NotText(String),
     /// Lines missing or extra in a file without a rules line.
-    #[error("cannot load {path}: a saved game without a rules line is S0's, 3 lines (two names, then a FEN); the file has {found}{}", other_players(*found))]
-    LineCount { path: String, found: usize },
-    /// A name line that is empty.
-    #[error("cannot load {path}: line {line} should be a player's name but is empty")]
-    EmptyName { path: String, line: usize },
+    #[error("cannot load {path}: a saved game without a rules line is S0's, 3 lines (two names, then a FEN); the file has {found}{more}")]
+    LineCount {
+        path: String,
+        found: usize,
+        /// What a file of that many lines would need, when its last line is a FEN, or empty.
+        more: String,
+    },
+    /// An empty line before the end.
+    #[error("cannot load {path}: line {line} is empty, where a name or the FEN should be")]
+    EmptyLine { path: String, line: usize },
     /// A name line that is no player's name (too long).
     #[error("cannot load {path}: line {line}: {source}")]
     Name {
@@ -59,11 +64,13 @@ pub enum SaveError {
         source: NameError,
     },
     /// The FEN line is not a position of this game.
-    #[error("cannot load {path}: line {line}: {source}")]
+    #[error("cannot load {path}: line {line}: {source}{more}")]
     Fen {
         path: String,
         line: usize,
         source: FenError,
+        /// For a token S0's rules do not have, in a file without a rules line: what it needs.
+        more: String,
     },
     /// The rules line is not one `c4` writes.
     #[error("cannot load {path}: line {line}: {reason}")]
@@ -81,8 +88,8 @@ pub enum SaveError {
     },
 }
 
-/// For a file without a rules line whose `lines` lines a game of more players would have: what
-/// such a game's file needs.
+/// For a file without a rules line whose `lines` lines, the last a FEN, a game of more players
+/// would have: what such a game's file needs.
 fn other_players(lines: usize) -> String {
     let players = lines.saturating_sub(1);
     match Variant::default_tokens(players) {
@@ -241,10 +248,10 @@ pub fn load(path: &Path) -> Result<(Vec<String>, Game), SaveError> {
 
 /// What is wrong with a saved game's text, before the path is known.
 enum TextError {
-    LineCount(usize),
-    EmptyName(usize),
+    LineCount { found: usize, more: String },
+    EmptyLine(usize),
     Name(usize, NameError),
-    Fen(usize, FenError),
+    Fen(usize, FenError, String),
     Rules(usize, String),
     RulesLines { players: usize, found: usize },
 }
@@ -253,10 +260,15 @@ impl TextError {
     fn at(self, path: &str) -> SaveError {
         let path = path.to_string();
         match self {
-            TextError::LineCount(found) => SaveError::LineCount { path, found },
-            TextError::EmptyName(line) => SaveError::EmptyName { path, line },
+            TextError::LineCount { found, more } => SaveError::LineCount { path, found, more },
+            TextError::EmptyLine(line) => SaveError::EmptyLine { path, line },
             TextError::Name(line, source) => SaveError::Name { path, line, source },
-            TextError::Fen(line, source) => SaveError::Fen { path, line, source },
+            TextError::Fen(line, source, more) => SaveError::Fen {
+                path,
+                line,
+                source,
+                more,
+            },
             TextError::Rules(line, reason) => SaveError::Rules { path, line, reason },
             TextError::RulesLines { players, found } => SaveError::RulesLines {
                 path,
@@ -279,7 +291,7 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
         }
     };
     drop_blank_lines(&mut lines);
-    let variant = match lines.last().map(|l| l.trim()) {
+    let stated = match lines.last().map(|l| l.trim()) {
         Some(last) if last.starts_with('#') => {
             let rules = last
                 .strip_prefix(RULES_WORD)
@@ -294,6 +306,27 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
                 .map_err(|reason| TextError::Rules(lines.len(), reason))?;
             lines.pop();
             drop_blank_lines(&mut lines);
+            Some(rules)
+        }
+        _ => None,
+    };
+    // Every line left is a name or the FEN.
+    if let Some(i) = lines.iter().position(|l| l.trim().is_empty()) {
+        return Err(TextError::EmptyLine(i + 1));
+    }
+    let is_fen = |line: &str| Fen::parse(line).is_ok();
+    let has_rules_line = stated.is_some();
+    let variant = match stated {
+        Some(rules) => {
+            if lines
+                .last()
+                .is_some_and(|l| l.trim_start().starts_with('#'))
+            {
+                return Err(TextError::Rules(
+                    lines.len(),
+                    "a second rules line; a file has one, after the FEN".to_string(),
+                ));
+            }
             if lines.len() != rules.players() + 1 {
                 return Err(TextError::RulesLines {
                     players: rules.players(),
@@ -302,10 +335,28 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
             }
             rules
         }
-        _ => {
+        None => {
             let s0 = Variant::default();
             if lines.len() != s0.players() + 1 {
-                return Err(TextError::LineCount(lines.len()));
+                // A rules line with more lines after it, right after the FEN.
+                let misplaced = (1..lines.len()).find(|&i| {
+                    lines[i].trim_start().starts_with(RULES_WORD) && is_fen(lines[i - 1])
+                });
+                if let Some(i) = misplaced {
+                    return Err(TextError::Rules(
+                        i + 1,
+                        "the rules line must be the last line of the file".to_string(),
+                    ));
+                }
+                let more = if lines.last().is_some_and(|l| is_fen(l)) {
+                    other_players(lines.len())
+                } else {
+                    String::new()
+                };
+                return Err(TextError::LineCount {
+                    found: lines.len(),
+                    more,
+                });
             }
             s0
         }
@@ -313,16 +364,29 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
     let expected = variant.players() + 1;
     let (names, fen_line) = lines.split_at(variant.players());
     for (i, name) in names.iter().enumerate() {
-        match check_name(name.trim()) {
-            Ok(()) => {}
-            Err(NameError::Empty) => return Err(TextError::EmptyName(i + 1)),
-            Err(e) => return Err(TextError::Name(i + 1, e)),
-        }
+        check_name(name.trim()).map_err(|e| TextError::Name(i + 1, e))?;
     }
     let game = Fen::parse(fen_line[0])
         .map_err(FenError::from)
         .and_then(|fen| Ok(fen.to_game(&variant)?))
-        .map_err(|e| TextError::Fen(expected, e))?;
+        .map_err(|e| {
+            let token = matches!(
+                e,
+                FenError::Position(
+                    FenPositionError::UnknownToken { .. }
+                        | FenPositionError::UnknownSideToMove { .. }
+                )
+            );
+            let more = if token && !has_rules_line {
+                format!(
+                    "; a game with other tokens needs a rules line after the FEN, such as \
+                     '{RULES_WORD} players 2 connect 4 tokens XO early-draw on'"
+                )
+            } else {
+                String::new()
+            };
+            TextError::Fen(expected, e, more)
+        })?;
     Ok((names.iter().map(|n| n.trim().to_string()).collect(), game))
 }
 
@@ -584,6 +648,36 @@ mod tests {
     }
 
     #[test]
+    fn misplaced_lines_are_named_where_they_are() {
+        let said = |text: &str| parse(text).err().unwrap().at("g").to_string();
+        let rules = "#c4 players 3 connect 3 tokens XYZ early-draw off";
+        assert_eq!(
+            said(&format!("Ann\nBen\nCy\nXYZ2/5/5/5 X\n{rules}\nextra\n")),
+            "cannot load g: line 5: the rules line must be the last line of the file"
+        );
+        assert_eq!(
+            said("Ann\nBen\n\n7/7/7/7/7/7 x\n"),
+            "cannot load g: line 3 is empty, where a name or the FEN should be"
+        );
+        assert_eq!(
+            said(&format!("Ann\nBen\nCy\n\nXYZ2/5/5/5 X\n{rules}\n")),
+            "cannot load g: line 4 is empty, where a name or the FEN should be"
+        );
+        assert_eq!(
+            said(&format!("Ann\nBen\nCy\nXYZ2/5/5/5 X\n{rules}\n{rules}\n")),
+            "cannot load g: line 5: a second rules line; a file has one, after the FEN"
+        );
+        assert_eq!(
+            said("Ann\nBen\nXY5/7/7/7/7/7 X\n"),
+            "cannot load g: line 3: fen row 1, column 1: 'X' is not a player's token (tokens: \
+             x o); a game with other tokens needs a rules line after the FEN, such as '#c4 \
+             players 2 connect 4 tokens XO early-draw on'"
+        );
+        // Too many lines, the last not a FEN: no advice about players.
+        assert!(said("Ann\nBen\nCy\nDee\n").ends_with("the file has 4"));
+    }
+
+    #[test]
     fn a_file_without_a_rules_line_is_s0s_game() {
         // Read by S0's rules whatever game a session had: x and o, connect 4.
         let (_, game) = parse("Ann\nBen\nxo5/xo5/7/7/7/7 x\n").ok().unwrap();
@@ -611,6 +705,6 @@ mod tests {
             "cannot load game.txt: line 2: a name has at most 64 characters, got 65"
         );
         let error = parse("Ann\n \n7/7/7/7/7/7 x\n").err().unwrap();
-        assert!(matches!(error, TextError::EmptyName(2)));
+        assert!(matches!(error, TextError::EmptyLine(2)));
     }
 }
