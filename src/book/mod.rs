@@ -605,7 +605,7 @@ impl Book {
                 // on each of its pages waits for the system to map it in (a lookup near the
                 // book's depth took 10 times longer the first time, 45 µs instead of 3 µs for
                 // the 49 lookups of a ply-11 analysis). One pass over the pages, beside the
-                // caller, maps them in a millisecond or two.
+                // caller, maps them in: about half a millisecond of processor time.
                 let _ = std::thread::Builder::new()
                     .name("book pages".into())
                     .spawn(|| touch_pages(EMBEDDED_BYTES));
