@@ -2,6 +2,10 @@
 //! error that carries the grammar's own error type, so that what a user reads is always our
 //! message and never nom's, and the step that runs a grammar over a whole text.
 
+use std::str::FromStr;
+
+use nom::character::complete::digit1;
+use nom::combinator::all_consuming;
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
@@ -57,11 +61,39 @@ pub fn parse_whole<'a, T, E>(
     }
 }
 
+/// A whole number written as plain decimal digits (no sign, no spaces), read as a `T`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WholeNumber<T> {
+    /// The number.
+    Value(T),
+    /// Digits only, but too large for `T`: the caller names the range.
+    TooLarge,
+    /// Anything else.
+    NotANumber,
+}
+
+/// Reads `text` as a [`WholeNumber`].
+pub fn whole_number<T: FromStr>(text: &str) -> WholeNumber<T> {
+    let digits: IResult<&str, &str> = all_consuming(digit1).parse(text);
+    match (digits, text.parse()) {
+        (Err(_), _) => WholeNumber::NotANumber,
+        (Ok(_), Ok(n)) => WholeNumber::Value(n),
+        (Ok(_), Err(_)) => WholeNumber::TooLarge,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use nom::character::complete::digit1;
-
     use super::*;
+
+    #[test]
+    fn whole_numbers_are_plain_digits() {
+        assert_eq!(whole_number::<u8>("042"), WholeNumber::Value(42));
+        assert_eq!(whole_number::<u8>("256"), WholeNumber::TooLarge);
+        for text in ["", "+3", "-3", " 3", "3x"] {
+            assert_eq!(whole_number::<u8>(text), WholeNumber::NotANumber, "{text}");
+        }
+    }
 
     #[test]
     fn explains_left_over_input_and_keeps_a_rules_error() {

@@ -7,7 +7,7 @@ use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use crate::engine::{self, Level, LevelError, Separator};
-use crate::notation::grammar::parse_whole;
+use crate::notation::grammar::{parse_whole, whole_number, WholeNumber};
 use crate::notation::{parse_moves_counting, Counting, Fen, Style};
 use crate::rules::variant::{
     MAX_CONNECT, MAX_PLAYERS, MAX_SIDE, MIN_CONNECT, MIN_PLAYERS, MIN_SIDE, STANDARD_CONNECT,
@@ -432,16 +432,15 @@ fn number<T: FromStr + fmt::Display>(
     what: &str,
     range: RangeInclusive<T>,
 ) -> Result<T, SettingError> {
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(error(format!("expected a number, got '{value}'")));
-    }
-    value.parse().map_err(|_| {
-        error(format!(
+    match whole_number(value) {
+        WholeNumber::Value(n) => Ok(n),
+        WholeNumber::TooLarge => Err(error(format!(
             "{what} must be from {} to {}, got {value}",
             range.start(),
             range.end()
-        ))
-    })
+        ))),
+        WholeNumber::NotANumber => Err(error(format!("expected a number, got '{value}'"))),
+    }
 }
 
 fn on_off(value: &str) -> Result<bool, SettingError> {

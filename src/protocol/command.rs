@@ -26,7 +26,7 @@ use thiserror::Error;
 
 use crate::engine::{self, Level, LevelError, Separator, TieBreak};
 use crate::notation::fen::fen;
-use crate::notation::grammar::{fail, Failure, Parsed};
+use crate::notation::grammar::{fail, whole_number, Failure, Parsed, WholeNumber};
 use crate::notation::{parse_column, Fen, FenSyntaxError, MoveText, MovesError, Style};
 use crate::rules::variant::{
     MAX_CONNECT, MAX_PLAYERS, MAX_SIDE, MIN_CONNECT, MIN_PLAYERS, MIN_SIDE,
@@ -759,14 +759,13 @@ fn style(text: &str) -> Result<Style, Problem> {
 
 /// A seed: any number that fits 64 bits.
 fn seed(text: &str) -> Result<u64, Problem> {
-    let digits: nom::IResult<&str, &str> = all_consuming(digit1).parse(text);
-    digits
-        .ok()
-        .and_then(|_| text.parse::<u64>().ok())
-        .ok_or_else(|| Problem::Expected {
+    match whole_number(text) {
+        WholeNumber::Value(seed) => Ok(seed),
+        WholeNumber::TooLarge | WholeNumber::NotANumber => Err(Problem::Expected {
             expected: format!("a number from 0 to {}", u64::MAX),
             got: text.to_string(),
-        })
+        }),
+    }
 }
 
 /// The rest of the line as a file name (it may hold spaces).
@@ -1072,21 +1071,18 @@ fn setting_number(
     what: &'static str,
     range: RangeInclusive<usize>,
 ) -> impl Fn(&str) -> Result<usize, Problem> {
-    move |text: &str| {
-        let digits: nom::IResult<&str, &str> = all_consuming(digit1).parse(text);
-        match (digits, text.parse::<usize>()) {
-            (Ok(_), Ok(n)) => Ok(n),
-            (Ok(_), Err(_)) => Err(Problem::OutOfRange {
-                what,
-                min: *range.start() as u64,
-                max: *range.end() as u64,
-                got: text.to_string(),
-            }),
-            (Err(_), _) => Err(Problem::Expected {
-                expected: expected.to_string(),
-                got: text.to_string(),
-            }),
-        }
+    move |text: &str| match whole_number(text) {
+        WholeNumber::Value(n) => Ok(n),
+        WholeNumber::TooLarge => Err(Problem::OutOfRange {
+            what,
+            min: *range.start() as u64,
+            max: *range.end() as u64,
+            got: text.to_string(),
+        }),
+        WholeNumber::NotANumber => Err(Problem::Expected {
+            expected: expected.to_string(),
+            got: text.to_string(),
+        }),
     }
 }
 
@@ -1094,38 +1090,40 @@ fn setting_number(
 fn new_part(input: &str) -> Args<'_, NewPart> {
     let (rest, setting) = word(input)?;
     // After a setting's name its value is due: `cut`, so that `many0` does not stop quietly.
-    let value = |expected: &'static str, what: &'static str, range: RangeInclusive<usize>| {
+    let number = |expected: &'static str,
+                  what: &'static str,
+                  range: RangeInclusive<usize>,
+                  part: fn(usize) -> NewPart| {
         cut(arg(expected, setting_number(expected, what, range)))
+            .map(part)
+            .parse(rest)
     };
+    let sides = MIN_SIDE..=MAX_SIDE;
     match setting {
-        "width" => value(
+        "width" => number(
             "a number after 'width'",
             "a board width",
-            MIN_SIDE..=MAX_SIDE,
-        )
-        .map(NewPart::Width)
-        .parse(rest),
-        "height" => value(
+            sides,
+            NewPart::Width,
+        ),
+        "height" => number(
             "a number after 'height'",
             "a board height",
-            MIN_SIDE..=MAX_SIDE,
-        )
-        .map(NewPart::Height)
-        .parse(rest),
-        "connect" => value(
+            sides,
+            NewPart::Height,
+        ),
+        "connect" => number(
             "a number after 'connect'",
             "the connect length",
             MIN_CONNECT..=MAX_CONNECT,
-        )
-        .map(NewPart::Connect)
-        .parse(rest),
-        "players" => value(
+            NewPart::Connect,
+        ),
+        "players" => number(
             "a number after 'players'",
             "the number of players",
             MIN_PLAYERS..=MAX_PLAYERS,
-        )
-        .map(NewPart::Players)
-        .parse(rest),
+            NewPart::Players,
+        ),
         "tokens" => cut(arg("tokens after 'tokens', e.g. tokens XYZ", |w: &str| {
             Ok(w.chars().collect())
         }))

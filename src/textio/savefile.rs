@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::describe;
+use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::{fen_of, Fen, FenError, FenPositionError};
 use crate::rules::{check_name, Game, NameError, Token, Variant};
 
@@ -416,15 +417,12 @@ fn parse_rules(text: &str) -> Result<Variant, String> {
                 .to_string(),
         );
     };
-    let number = |key: &str, value: &str| {
-        if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "the rules line's {key} should be a number, got '{value}'"
-            ));
-        }
-        value
-            .parse::<usize>()
-            .map_err(|_| format!("the rules line's {key} is too large, got {value}"))
+    let number = |key: &str, value: &str| match whole_number(value) {
+        WholeNumber::Value(n) => Ok(n),
+        WholeNumber::TooLarge => Err(format!("the rules line's {key} is too large, got {value}")),
+        WholeNumber::NotANumber => Err(format!(
+            "the rules line's {key} should be a number, got '{value}'"
+        )),
     };
     let players = number("players", players)?;
     let connect = number("connect", connect)?;
