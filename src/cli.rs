@@ -266,7 +266,8 @@ pub struct PlayArgs {
     /// Short for --columns from-zero
     #[arg(long)]
     pub from_zero: bool,
-    /// End the game as soon as nobody can complete a line: on or off (default on)
+    /// End the game in a draw as soon as nobody can complete a line: on or off (default off:
+    /// a draw only when the board is full)
     #[arg(long, value_name = "on|off")]
     pub early_draw: Option<String>,
     /// Seed for the computer's random choices (default: from the clock on a terminal, 0 when

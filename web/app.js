@@ -39,7 +39,7 @@ function defaultGame() {
     width: 7,
     height: 6,
     connect: 4,
-    earlyDraw: true,
+    earlyDraw: false,
     players: [
       { token: "x", name: "You", colour: DEFAULT_COLOURS[0], level: "person" },
       { token: "o", name: "Computer", colour: DEFAULT_COLOURS[1], level: "perfect" },
@@ -216,7 +216,7 @@ async function connect() {
     const ask = (command) => client.send(command);
     try {
       const version = await ask("protocol_version");
-      if (version.text !== "2") throw new Error(`c4 speaks protocol ${version.text}; this page speaks 2`);
+      if (version.text !== "3") throw new Error(`c4 speaks protocol ${version.text}; this page speaks 3`);
       engineName = `${(await ask("name")).text} ${(await ask("version")).text}`;
       $("engine").textContent = `Engine: ${engineName}, protocol ${version.text}`;
       try {

@@ -241,7 +241,7 @@ pub fn describe(score: Score, game: &Game) -> String {
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, ...
-fn ordinal(n: i64) -> String {
+pub fn ordinal(n: i64) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",

@@ -207,7 +207,7 @@ impl Default for PlayOptions {
             computers: Vec::new(),
             style: BoardStyle::Layout(Style::Grid),
             columns: ColumnNames::Numbers,
-            early_draw: true,
+            early_draw: false,
             seed: None,
             fen: None,
             moves: None,

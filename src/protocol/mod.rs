@@ -366,7 +366,7 @@ mod tests {
         input.extend_from_slice(b"\nprotocol_version\n");
         assert_eq!(
             transcript(&input),
-            format!("? the line is longer than {MAX_LINE_BYTES} bytes and was ignored\n\n= 2\n\n")
+            format!("? the line is longer than {MAX_LINE_BYTES} bytes and was ignored\n\n= 3\n\n")
         );
     }
 

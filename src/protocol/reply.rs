@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::command::verbs;
 use crate::engine::lookahead::{LOSS, WIN};
-use crate::engine::perfect::Meaning;
+use crate::engine::perfect::{ordinal, Meaning};
 use crate::engine::Forced;
 use crate::notation::format_moves;
 use crate::rules::{Column, DrawReason, Game, Line, Outcome, Token};
@@ -61,6 +61,34 @@ impl Summary {
     }
 }
 
+/// How a finished game ended, as `solve` and `analyze` give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// `winner` completed a line with its `stone`-th stone on the board, on ply `ply`.
+    Won {
+        winner: Token,
+        stone: usize,
+        ply: usize,
+    },
+    /// Nobody won.
+    Drawn(DrawReason),
+}
+
+impl Ending {
+    /// How `game` ended, or `None` while it goes on.
+    pub fn of(game: &Game) -> Option<Ending> {
+        match game.outcome() {
+            Outcome::InProgress => None,
+            Outcome::Win(p) => Some(Ending::Won {
+                winner: game.variant().token(p),
+                stone: game.board().stones_of(p),
+                ply: game.ply(),
+            }),
+            Outcome::Draw(reason) => Some(Ending::Drawn(reason)),
+        }
+    }
+}
+
 /// Why `hint` chose its column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HintReason {
@@ -109,6 +137,9 @@ pub enum Response {
         moves: Vec<Column>,
         /// The board's width.
         width: usize,
+        /// The game goes on, but nobody can complete a line any more (with the early draw rule
+        /// on, that would have ended it).
+        no_line_left: bool,
     },
     /// A board picture, one string per line.
     Board(Vec<String>),
@@ -149,6 +180,8 @@ pub enum Response {
         /// Every column that keeps it, left to right.
         best: Vec<Column>,
     },
+    /// `solve`, `solve weak`, `analyze` or `analyze stream` on a finished game: how it ended.
+    Over(Ending),
     /// `solve weak`: who can force a win.
     Weak {
         /// Win, draw or loss for the side to move.
@@ -196,6 +229,7 @@ impl Response {
             summary: Summary::of(game),
             moves: game.history().to_vec(),
             width: game.variant().width(),
+            no_line_left: !game.outcome().is_over() && !game.can_anyone_connect(),
         }
     }
 
@@ -212,7 +246,8 @@ impl Response {
                 summary,
                 moves,
                 width,
-            } => many(status_lines(summary, moves, *width)),
+                no_line_left,
+            } => many(status_lines(summary, moves, *width, *no_line_left)),
             Response::Board(lines) => many(lines.clone()),
             Response::Fen(fen) => one(fen.clone()),
             Response::Columns(columns) => {
@@ -254,6 +289,11 @@ impl Response {
                 "score {score}; {meaning}; best {}",
                 words(best.iter().map(Column::to_string).collect())
             )),
+            Response::Over(Ending::Won { winner, stone, ply }) => one(format!(
+                "over; {winner} won with its {} stone, on ply {ply}",
+                ordinal(*stone as i64)
+            )),
+            Response::Over(Ending::Drawn(reason)) => one(format!("over; {}", draw_words(*reason))),
             Response::Weak {
                 outcome,
                 mover,
@@ -335,14 +375,26 @@ fn summary_text(summary: &Summary) -> String {
             let lines: Vec<String> = lines.iter().map(line_words).collect();
             format!("{token} wins: {}", lines.join(", "))
         }
-        Standing::Drawn(DrawReason::BoardFull) => "draw: board full".to_string(),
-        Standing::Drawn(DrawReason::NoLineLeft) => "draw: no line left".to_string(),
+        Standing::Drawn(reason) => draw_words(*reason).to_string(),
     };
     format!("ply {}, {}", summary.ply, state)
 }
 
+/// `draw: board full` or `draw: no line left`.
+fn draw_words(reason: DrawReason) -> &'static str {
+    match reason {
+        DrawReason::BoardFull => "draw: board full",
+        DrawReason::NoLineLeft => "draw: no line left",
+    }
+}
+
 /// The `status` lines.
-fn status_lines(summary: &Summary, moves: &[Column], width: usize) -> Vec<String> {
+fn status_lines(
+    summary: &Summary,
+    moves: &[Column],
+    width: usize,
+    no_line_left: bool,
+) -> Vec<String> {
     let to_move = match &summary.standing {
         Standing::ToMove(token) => token.to_string(),
         Standing::Won(..) | Standing::Drawn(_) => "none".to_string(),
@@ -361,6 +413,9 @@ fn status_lines(summary: &Summary, moves: &[Column], width: usize) -> Vec<String
             lines.extend(won.iter().map(|l| format!("line {}", line_words(l))));
         }
         Standing::Drawn(reason) => lines.push(format!("result draw {reason}")),
+    }
+    if no_line_left {
+        lines.push("note no-line-left".into());
     }
     lines
 }

@@ -8,11 +8,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::command::{is_known, BookRequest, Command, NewGame, Start};
-use super::reply::{BookInUse, Response, Summary};
+use super::reply::{BookInUse, Ending, Response, Summary};
 use super::search::{Finished, Search, SearchError, SearchKind};
 use crate::book::build::{read_book, BookFileError};
 use crate::book::Book;
-use crate::engine::perfect::PerfectError;
 use crate::engine::Rng;
 use crate::notation::{
     fen_of, play_sequence, render, token_list, FenPositionError, SequenceError, Style,
@@ -21,9 +20,9 @@ use crate::rules::{check_name, Game, MoveError, NameError, Token, Variant, Varia
 use crate::solver::Solver;
 use crate::textio::savefile::{self, SaveError};
 
-/// The protocol's version, as `protocol_version` answers: 2 since `name` alone answers the
-/// engine's name and `status` says `to-move none` once the game is over.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// The protocol's version, as `protocol_version` answers: 3 since games follow standard rules
+/// by default (a draw only on a full board) and a finished game's `solve` says how it ended.
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Why a well-formed command cannot be carried out now.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -348,20 +347,26 @@ impl Session {
                 self.solver = None;
                 Ok(Response::Hash(self.hash_mib))
             }
-            Command::Solve { weak } => return Ok(Action::Search(SearchKind::Solve { weak })),
-            Command::Analyze => return Ok(Action::Search(SearchKind::Analyze)),
+            Command::Solve { weak } => {
+                return Ok(self.search_unless_over(SearchKind::Solve { weak }))
+            }
+            Command::Analyze => return Ok(self.search_unless_over(SearchKind::Analyze)),
             Command::AnalyzeStream(request) => {
-                if self.game.outcome().is_over() {
-                    let over = PerfectError::GameOver(self.game.outcome_summary());
-                    return Err(SearchError::from(over).into());
-                }
-                return Ok(Action::Search(SearchKind::Stream(request)));
+                return Ok(self.search_unless_over(SearchKind::Stream(request)))
             }
             Command::Go(request) => return Ok(Action::Search(SearchKind::Go(request))),
             Command::Genmove(request) => return Ok(Action::Search(SearchKind::Genmove(request))),
             Command::Hint => return Ok(Action::Search(SearchKind::Hint)),
         }
         .map(Action::Reply)
+    }
+
+    /// A search of the game, or, for a finished game, how it ended: nothing is left to search.
+    fn search_unless_over(&self, kind: SearchKind) -> Action {
+        match Ending::of(&self.game) {
+            Some(ending) => Action::Reply(Response::Over(ending)),
+            None => Action::Search(kind),
+        }
     }
 
     /// The variant `new` asks for: the current one with the given settings changed.

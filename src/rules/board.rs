@@ -222,6 +222,14 @@ impl Board {
         self.stones
     }
 
+    /// Stones of `player` on the board.
+    pub fn stones_of(&self, player: Player) -> usize {
+        (0..self.height)
+            .flat_map(|row| (0..self.width).map(move |column| (row, column)))
+            .filter(|&(row, column)| self.at(row, column) == Some(player))
+            .count()
+    }
+
     /// Empty cells left.
     pub fn empty_cells(&self) -> usize {
         self.width * self.height - self.stones

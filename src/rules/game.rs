@@ -360,30 +360,33 @@ impl Game {
         left
     }
 
+    /// Whether some player can still complete a line: a window of connect-length cells holding
+    /// stones of at most one player, who can still place as many stones as it has empty cells
+    /// before the board is full. `false` is what the early draw rule ends a game on; with the
+    /// rule off the game goes on to a full board, and this is only information.
+    pub fn can_anyone_connect(&self) -> bool {
+        // The side to move has the most stones left: if it can fill an empty column window,
+        // a line is possible, without counting everyone's stones.
+        let most = self.board.empty_cells().div_ceil(self.variant.players());
+        let connect = self.variant.connect();
+        if most >= connect && self.board.has_open_column(connect) {
+            return true;
+        }
+        let remaining = self.stones_left_by_player();
+        self.board
+            .can_still_connect(connect, &remaining[..self.variant.players()])
+    }
+
     /// The result of a position with no new line: a draw if the board is full, or if the early
     /// draw rule is on and nobody can complete a line any more; otherwise in progress.
     fn settle_without_last_move(&self) -> Outcome {
         if self.board.is_full() {
-            return Outcome::Draw(DrawReason::BoardFull);
+            Outcome::Draw(DrawReason::BoardFull)
+        } else if self.variant.early_draw() && !self.can_anyone_connect() {
+            Outcome::Draw(DrawReason::NoLineLeft)
+        } else {
+            Outcome::InProgress
         }
-        if self.variant.early_draw() {
-            // The side to move has the most stones left: if it can fill an empty column
-            // window, the game goes on, without counting everyone's stones.
-            let most = self.board.empty_cells().div_ceil(self.variant.players());
-            let connect = self.variant.connect();
-            if most >= connect && self.board.has_open_column(connect) {
-                return Outcome::InProgress;
-            }
-            let remaining = self.stones_left_by_player();
-            let remaining = &remaining[..self.variant.players()];
-            if !self
-                .board
-                .can_still_connect(self.variant.connect(), remaining)
-            {
-                return Outcome::Draw(DrawReason::NoLineLeft);
-            }
-        }
-        Outcome::InProgress
     }
 }
 
@@ -507,9 +510,28 @@ mod tests {
         play_all(&mut g, &[2]);
         assert_eq!(g.outcome(), Outcome::Draw(DrawReason::NoLineLeft));
         // The same moves with the rule off play on to a full board.
+        // The same moves with the rule off play on to a full board, though no line is left.
         let v = Variant::new(3, 1, 2, Variant::default_tokens(2).unwrap(), false).unwrap();
         let mut g = Game::new(v);
-        play_all(&mut g, &[1, 2, 3]);
+        play_all(&mut g, &[1, 2]);
+        assert_eq!(g.outcome(), Outcome::InProgress);
+        assert!(!g.can_anyone_connect());
+        play_all(&mut g, &[3]);
+        assert_eq!(g.outcome(), Outcome::Draw(DrawReason::BoardFull));
+    }
+
+    #[test]
+    fn the_standard_game_is_drawn_only_on_a_full_board() {
+        // One cell left at ply 41 and no line possible: other engines play the 42nd move.
+        let moves: Vec<u64> = "44766416373514565233524116653351422122777"
+            .bytes()
+            .map(|b| u64::from(b - b'0'))
+            .collect();
+        let mut g = standard();
+        play_all(&mut g, &moves);
+        assert_eq!((g.ply(), g.outcome()), (41, Outcome::InProgress));
+        assert!(!g.can_anyone_connect());
+        play_all(&mut g, &[7]);
         assert_eq!(g.outcome(), Outcome::Draw(DrawReason::BoardFull));
     }
 

@@ -88,14 +88,15 @@ pub struct Variant {
 }
 
 impl Default for Variant {
-    /// 7 wide, 6 high, connect 4, `x` then `o`, early draw on.
+    /// The standard game: 7 wide, 6 high, connect 4, `x` then `o`, drawn only when the board is
+    /// full (the early draw is an option, as other engines do not know it).
     fn default() -> Self {
         Variant {
             width: STANDARD_WIDTH,
             height: STANDARD_HEIGHT,
             connect: STANDARD_CONNECT,
             tokens: STANDARD_TOKENS.iter().map(|&c| Token(c)).collect(),
-            early_draw: true,
+            early_draw: false,
         }
     }
 }
@@ -245,6 +246,7 @@ mod tests {
             (7, 6, 4, 2)
         );
         assert_eq!(v.token(Player(1)).as_char(), 'o');
+        assert!(!v.early_draw(), "standard rules draw only on a full board");
     }
 
     #[test]

@@ -1,11 +1,12 @@
-//! Saved games on disk, in the S0 format: one line per player's name, in turn order, then a FEN
-//! line. A game whose rules are not S0's (two players `x` and `o`, connect 4, early draw on; the
-//! FEN gives the size) adds one line after the FEN that states them (`#c4 players 3 connect 4
-//! tokens xoa early-draw on`), so that a file says its game's rules either way: a file without
-//! that line is S0's game. Saving never destroys an existing file: it writes a temporary file beside the target,
-//! reads it back, and only then renames it over the target. A symbolic link is followed to the
-//! file it names, the file keeps its permissions, and anything but a regular file (a device, a
-//! pipe) is refused, since the rename would replace it.
+//! Saved games on disk, in the classic format: one line per player's name, in turn order, then a
+//! FEN line. A game whose rules are not the standard game's (two players `x` and `o`, connect 4,
+//! drawn only on a full board; the FEN gives the size) adds one line after the FEN that states
+//! them (`#c4 players 3 connect 4 tokens xoa early-draw off`), so that a file says its game's
+//! rules either way: a file without that line is a standard game. Saving never destroys an
+//! existing file: it writes a temporary file beside the target, reads it back, and only then
+//! renames it over the target. A symbolic link is followed to the file it names, the file keeps
+//! its permissions, and anything but a regular file (a device, a pipe) is refused, since the
+//! rename would replace it.
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -47,7 +48,7 @@ pub enum SaveError {
     #[error("cannot load {0}: the file is not UTF-8 text")]
     NotText(String),
     /// Lines missing or extra in a file without a rules line.
-    #[error("cannot load {path}: a saved game without a rules line is S0's, 3 lines (two names, then a FEN); the file has {found}{more}")]
+    #[error("cannot load {path}: a saved game without a rules line is a standard game, 3 lines (two names, then a FEN); the file has {found}{more}")]
     LineCount {
         path: String,
         found: usize,
@@ -70,7 +71,7 @@ pub enum SaveError {
         path: String,
         line: usize,
         source: FenError,
-        /// For a token S0's rules do not have, in a file without a rules line: what it needs.
+        /// For a token the standard rules do not have, in a file without a rules line: what it needs.
         more: String,
     },
     /// The rules line is not one `c4` writes.
@@ -98,7 +99,7 @@ fn other_players(lines: usize) -> String {
             let tokens: String = tokens.iter().map(|t| t.as_char()).collect();
             format!(
                 ", as a game of {players} players would, which needs a rules line after the FEN \
-                 such as '{RULES_WORD} players {players} connect 4 tokens {tokens} early-draw on'"
+                 such as '{RULES_WORD} players {players} connect 4 tokens {tokens} early-draw off'"
             )
         }
         _ => String::new(),
@@ -381,7 +382,7 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
             let more = if token && !has_rules_line {
                 format!(
                     "; a game with other tokens needs a rules line after the FEN, such as \
-                     '{RULES_WORD} players 2 connect 4 tokens XO early-draw on'"
+                     '{RULES_WORD} players 2 connect 4 tokens XO early-draw off'"
                 )
             } else {
                 String::new()
@@ -413,7 +414,7 @@ fn parse_rules(text: &str) -> Result<Variant, String> {
     let [Some(players), Some(connect), Some(tokens), Some(early_draw)] = given else {
         return Err(
             "the rules line should give players, connect, tokens and early-draw, e.g. \
-             '#c4 players 3 connect 4 tokens xoa early-draw on'"
+             '#c4 players 3 connect 4 tokens xoa early-draw off'"
                 .to_string(),
         );
     };
@@ -591,6 +592,14 @@ mod tests {
         // A standard game's file is S0's, three lines, whatever the board's size.
         let game = Game::new(Variant::default().with_size(9, 7).unwrap());
         assert_eq!(format(&names[..2], &game), "Ann\nBen\n9/9/9/9/9/9/9 x\n");
+        // The early draw is not a standard rule: a game that plays by it says so.
+        let early = Variant::new(7, 6, 4, Variant::default_tokens(2).unwrap(), true).unwrap();
+        let text = format(&names[..2], &Game::new(early.clone()));
+        assert_eq!(
+            text,
+            "Ann\nBen\n7/7/7/7/7/7 x\n#c4 players 2 connect 4 tokens xo early-draw on\n"
+        );
+        assert_eq!(parse(&text).ok().unwrap().1.variant(), &early);
     }
 
     #[test]
@@ -602,7 +611,7 @@ mod tests {
         assert_eq!(
             error("players 2 connect 4 tokens xo"),
             "cannot load game.txt: line 4: the rules line should give players, connect, tokens and \
-             early-draw, e.g. '#c4 players 3 connect 4 tokens xoa early-draw on'"
+             early-draw, e.g. '#c4 players 3 connect 4 tokens xoa early-draw off'"
         );
         assert_eq!(
             error("players 2 connect 4 tokens xo early-draw"),
@@ -669,7 +678,7 @@ mod tests {
             said("Ann\nBen\nXY5/7/7/7/7/7 X\n"),
             "cannot load g: line 3: fen row 1, column 1: 'X' is not a player's token (tokens: \
              x o); a game with other tokens needs a rules line after the FEN, such as '#c4 \
-             players 2 connect 4 tokens XO early-draw on'"
+             players 2 connect 4 tokens XO early-draw off'"
         );
         // Too many lines, the last not a FEN: no advice about players.
         assert!(said("Ann\nBen\nCy\nDee\n").ends_with("the file has 4"));
@@ -687,9 +696,9 @@ mod tests {
             .to_string();
         assert_eq!(
             said,
-            "cannot load g: a saved game without a rules line is S0's, 3 lines (two names, then a \
+            "cannot load g: a saved game without a rules line is a standard game, 3 lines (two names, then a \
              FEN); the file has 4, as a game of 3 players would, which needs a rules line after \
-             the FEN such as '#c4 players 3 connect 4 tokens xoa early-draw on'"
+             the FEN such as '#c4 players 3 connect 4 tokens xoa early-draw off'"
         );
     }
 

@@ -241,7 +241,7 @@ def click_column(page, col):
     page.click(f"#drops button[data-col='{col}']")
 
 
-def new_game(page, width, height, connect, players, submit=True):
+def new_game(page, width, height, connect, players, submit=True, early_draw=False):
     """Fills the new-game dialog: players is a list of (name, level)."""
     page.click("#new-game")
     expect(page.locator("#new-dialog")).to_be_visible()
@@ -249,6 +249,7 @@ def new_game(page, width, height, connect, players, submit=True):
     page.fill("#g-height", str(height))
     page.fill("#g-connect", str(connect))
     page.fill("#g-players", str(len(players)))
+    page.set_checked("#g-early-draw", early_draw)
     rows = page.locator("#g-player-table tbody tr")
     expect(rows).to_have_count(len(players))
     for i, (name, level) in enumerate(players):
@@ -311,7 +312,7 @@ def test_first_look_and_keyboard(page, ref):
     """The default game; the first move by keyboard alone; the book's scores at once."""
     wait_turn(page, "person")
     expect(page.locator("#status")).to_have_text("You (x) to move.")
-    expect(page.locator("#engine")).to_have_text(re.compile(r"^Engine: c4 \d+\.\d+\.\d+, protocol 2$"))
+    expect(page.locator("#engine")).to_have_text(re.compile(r"^Engine: c4 \d+\.\d+\.\d+, protocol 3$"))
     check_exact_scores(page, ref, [], "x", "o")
     shot(page, "01-start")
     page.focus("#board")
@@ -511,17 +512,20 @@ def test_three_players(page, ref):
 
 
 def test_early_draw(page, ref):
-    """A game nobody can win is a draw at once, and the page says why."""
+    """With the early draw rule chosen, a game nobody can win is a draw at once, and the page
+    says why; without it (standard rules, the dialog's default) the same game goes on."""
     new_game(page, 2, 2, 3, [("Ann", "person"), ("Bob", "person")])
+    wait_turn(page, "person")
+    new_game(page, 2, 2, 3, [("Ann", "person"), ("Bob", "person")], early_draw=True)
     wait_turn(page, "over")
-    ref.ask("new 2x2 connect 3 players 2")
+    ref.ask("new 2x2 connect 3 players 2 early-draw on")
     _, status = ref.ask("status")
     assert "result draw no-line-left" in status, status
     expect(page.locator("#status")).to_have_text(
         "Draw: nobody can complete a line of 3 any more (4 cells still empty).")
     expect(page.locator("#hint")).to_be_disabled()
     shot(page, "10-early-draw")
-    ref.ask("new 7x6 connect 4 players 2")
+    ref.ask("new 7x6 connect 4 players 2 early-draw off")
 
 
 def test_other_board(page, ref):
@@ -606,14 +610,14 @@ def test_other_protocol(context):
     instead of waiting at 'Connecting…'."""
     folder = Path(tempfile.mkdtemp(prefix="c4-gui-fake-"))
     fake = folder / "engine"
-    fake.write_text('#!/bin/sh\nwhile IFS= read -r line; do echo "=${line%% *} 3"; echo; done\n')
+    fake.write_text('#!/bin/sh\nwhile IFS= read -r line; do echo "=${line%% *} 2"; echo; done\n')
     fake.chmod(0o755)
     server = Server(engine=fake)
     page = context.new_page()
     try:
         page.goto(server.url)
         expect(page.locator("#connection-text")).to_have_text(
-            "The engine cannot be used: c4 speaks protocol 3; this page speaks 2", timeout=WAIT_MS)
+            "The engine cannot be used: c4 speaks protocol 2; this page speaks 3", timeout=WAIT_MS)
         expect(page.locator("#reconnect")).to_be_visible()
         shot(page, "14-other-protocol")
     finally:
