@@ -169,8 +169,8 @@ pub struct BenchArgs {
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
     pub threads: usize,
-    /// Time every column's exact score instead of the position's, on files of
-    /// 'MOVES S1 ... S7' lines (as c4 solve --analyze writes them), reported per ply too
+    /// Time every column's exact score instead of the position's, on files of lines of moves
+    /// then each column's score (as c4 solve --analyze writes them), reported per ply too
     #[arg(long, conflicts_with = "empty")]
     pub analyze: bool,
     /// Solve the empty 7x6 board instead of files
@@ -250,14 +250,16 @@ pub struct PlayArgs {
     /// A person plays TOKEN (undoes --computer for that token)
     #[arg(long, value_name = "TOKEN")]
     pub human: Vec<String>,
-    /// grid (S0), dots (S1), letters (S2), pipes (S4), numbers (S3: 0 empty, 1 and 2 the
-    /// players) or colour (dots with coloured tokens on a terminal when NO_COLOR is unset; grid
-    /// otherwise)
+    /// grid (boxed cells over a 'col 1 2 ...' footer), dots (a header of column numbers over
+    /// cells with . for empty), letters (a header of letters, one character per cell), pipes
+    /// (|X|O| rows over 0-based labels), numbers (0 empty, 1, 2, ... the players in turn order,
+    /// no labels) or colour (dots with coloured tokens on a terminal when NO_COLOR is unset;
+    /// grid otherwise)
     #[arg(long, value_name = "STYLE")]
     pub style: Option<String>,
-    /// numbers (1-16, the default), letters (A-P) or from-zero (0-15, as S4 counts): how
-    /// prompts, messages and the board's labels name columns and, for from-zero, how typed
-    /// numbers and --moves are read
+    /// numbers (1-16, the default), letters (A-P) or from-zero (0-15, as the pipes style labels
+    /// them): how prompts, messages and the board's labels name columns and, for from-zero, how
+    /// typed numbers and --moves are read
     #[arg(long, value_name = "NAMING", conflicts_with_all = ["letters", "from_zero"])]
     pub columns: Option<String>,
     /// Short for --columns letters
