@@ -1,12 +1,15 @@
-//! The nom plumbing every text grammar shares (move sequences, FEN, protocol commands): a parse
-//! error that carries the grammar's own error type, so that what a user reads is always our
-//! message and never nom's, and the step that runs a grammar over a whole text.
+//! The nom plumbing every text grammar shares (move sequences, FEN, settings, protocol
+//! commands): a parse error that carries the grammar's own error type, so that what a user reads
+//! is always our message and never nom's, the step that runs a grammar over a whole text, and the
+//! words and numbers the word-based grammars read.
 
 use std::str::FromStr;
 
-use nom::character::complete::digit1;
+use nom::bytes::complete::take_till1;
+use nom::character::complete::{digit1, space0};
 use nom::combinator::all_consuming;
 use nom::error::{ErrorKind, ParseError};
+use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 /// How a grammar's nom parser fails: where it stopped and, once a rule of the grammar has said
@@ -59,6 +62,17 @@ pub fn parse_whole<'a, T, E>(
         // Only streaming parsers ask for more input, and every grammar here is complete.
         Err(nom::Err::Incomplete(_)) => Err(unexplained("")),
     }
+}
+
+/// Whether `c` separates words: a space or a tab.
+pub fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// The next word, after any spaces or tabs. None left fails softly (an `Error`, not a
+/// `Failure`), so that a repeated word ends there.
+pub fn word<E>(input: &str) -> Parsed<'_, &str, E> {
+    preceded(space0, take_till1(is_blank)).parse(input)
 }
 
 /// A whole number written as plain decimal digits (no sign, no spaces), read as a `T`.

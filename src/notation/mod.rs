@@ -1,15 +1,18 @@
-//! Text forms of moves, positions and boards: move lists, FEN and the source programs' board
-//! layouts, each read and written here. No I/O: callers hand text in and get text back, and the
-//! rules decide what is legal. Reading is done by nom grammars ([`grammar`] holds what they
-//! share), which give syntax only; what the text means on a board is a separate step.
+//! Text forms of moves, positions, boards and game settings: move lists, FEN, the source
+//! programs' board layouts and the settings of `new`, saved games and `c4 play`, each read and
+//! written here. No I/O: callers hand text in and get text back, and the rules decide what is
+//! legal. Reading is done by nom grammars ([`grammar`] holds what they share), which give syntax
+//! only; what the text means on a board is a separate step.
 
 pub mod fen;
 pub mod grammar;
 pub mod layout;
 pub mod moves;
+pub mod settings;
 
 pub use fen::{fen_of, Fen, FenError, FenPositionError, FenSyntaxError};
 pub use layout::{render, render_labelled, Style};
+pub use settings::{Setting, SettingError, Settings, SettingsVariantError};
 
 /// Tokens separated by spaces, as messages list them (`x o a`).
 pub fn token_list(tokens: &[crate::rules::Token]) -> String {

@@ -11,7 +11,6 @@
 //! [`crate::notation`], and whether a command is allowed now is the session's business.
 
 use std::fmt;
-use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
@@ -20,16 +19,16 @@ use nom::bytes::complete::{tag, take_till1};
 use nom::character::complete::{char, digit1, space0, space1};
 use nom::combinator::{all_consuming, cut, eof, opt, rest, success};
 use nom::multi::many0;
-use nom::sequence::{preceded, separated_pair, terminated};
+use nom::sequence::{preceded, terminated};
 use nom::Parser;
 use thiserror::Error;
 
 use crate::engine::{self, Level, LevelError, Separator, TieBreak};
 use crate::notation::fen::fen;
-use crate::notation::grammar::{fail, whole_number, Failure, Parsed, WholeNumber};
-use crate::notation::{parse_column, Fen, FenSyntaxError, MoveText, MovesError, Style};
-use crate::rules::variant::{
-    MAX_CONNECT, MAX_PLAYERS, MAX_SIDE, MIN_CONNECT, MIN_PLAYERS, MIN_SIDE,
+use crate::notation::grammar::{fail, is_blank, whole_number, word, Failure, Parsed, WholeNumber};
+use crate::notation::settings::settings;
+use crate::notation::{
+    parse_column, Fen, FenSyntaxError, MoveText, MovesError, SettingError, Settings, Style,
 };
 use crate::solver::MAX_THREADS;
 
@@ -141,23 +140,6 @@ pub enum Start {
     Fen(Fen),
 }
 
-/// Settings for `new`; those left `None` keep their current values.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NewGame {
-    /// Board width.
-    pub width: Option<usize>,
-    /// Board height.
-    pub height: Option<usize>,
-    /// Connect length.
-    pub connect: Option<usize>,
-    /// Number of players, with default tokens.
-    pub players: Option<usize>,
-    /// Tokens in turn order (sets the number of players).
-    pub tokens: Option<Vec<char>>,
-    /// Whether the early draw rule is on.
-    pub early_draw: Option<bool>,
-}
-
 /// What `book` asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BookRequest {
@@ -174,8 +156,9 @@ pub enum BookRequest {
 /// A command, well formed but not yet checked against the game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    /// `new ...`
-    New(NewGame),
+    /// `new [settings]`: the settings given, syntax read; whether they make a game is the
+    /// session's business.
+    New(Settings),
     /// `position startpos|fen <FEN> [moves <seq>]`
     Position {
         /// Where from.
@@ -309,6 +292,9 @@ pub enum Problem {
     /// Arguments that do not go together.
     #[error("{0}")]
     Combination(&'static str),
+    /// A `new` setting that is not well formed: reported in the settings' own words.
+    #[error("{0}")]
+    Setting(SettingError),
     /// A FEN whose syntax is wrong: reported in the FEN's own words.
     #[error("{0}")]
     Fen(FenSyntaxError),
@@ -412,7 +398,7 @@ static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
             "new",
             "[WxH] [width W] [height H] [connect K] [players N] [tokens T] [early-draw on|off]",
             "start a new game; settings not given keep their current values",
-            |i| new_args.map(Command::New).parse(i),
+            new_args,
         ),
         verb(
             "position",
@@ -625,10 +611,6 @@ fn split_id(line: &str) -> Result<(Option<u64>, &str), CommandError> {
     }
 }
 
-pub(super) fn is_blank(c: char) -> bool {
-    c == ' ' || c == '\t'
-}
-
 /// Parses the verb and, `cut` after it, its arguments, all of the line.
 fn parse_command(body: &str) -> Result<Command, CommandError> {
     let split: nom::IResult<&str, &str> = take_till1(is_blank).parse(body);
@@ -674,11 +656,6 @@ pub(super) fn whole_arguments<'a, T>(
     }
 }
 
-/// The next word, after any spaces or tabs.
-pub(super) fn word(input: &str) -> Args<'_, &str> {
-    preceded(space0, take_till1(is_blank)).parse(input)
-}
-
 /// One argument: the next word, read whole by `read`. No word fails softly (so that `opt` can
 /// skip an optional argument) with [`Problem::Missing`]; a word `read` refuses fails the parse.
 pub(super) fn arg<'a, T>(
@@ -686,7 +663,7 @@ pub(super) fn arg<'a, T>(
     read: impl Fn(&'a str) -> Result<T, Problem>,
 ) -> impl Parser<&'a str, Output = T, Error = Failure<'a, Problem>> {
     move |input: &'a str| -> Args<'a, T> {
-        let Ok((rest, found)) = word(input) else {
+        let Ok((rest, found)) = word::<Problem>(input) else {
             return Err(nom::Err::Error(Failure {
                 at: input,
                 problem: Some(Problem::Missing(missing)),
@@ -1051,148 +1028,15 @@ fn go_args(input: &str) -> Args<'_, GoRequest> {
     }
 }
 
-/// One part of the `new` arguments.
-#[derive(Debug, Clone)]
-enum NewPart {
-    Size(usize, usize),
-    Width(usize),
-    Height(usize),
-    Connect(usize),
-    Players(usize),
-    Tokens(Vec<char>),
-    EarlyDraw(bool),
-}
-
-/// A number of cells, connect length or players: any whole number (the rules check the range,
-/// in their words). A number too large for any range is refused here with the `range` the rules
-/// would give, since the rules could not be shown it.
-fn setting_number(
-    expected: &'static str,
-    what: &'static str,
-    range: RangeInclusive<usize>,
-) -> impl Fn(&str) -> Result<usize, Problem> {
-    move |text: &str| match whole_number(text) {
-        WholeNumber::Value(n) => Ok(n),
-        WholeNumber::TooLarge => Err(Problem::OutOfRange {
-            what,
-            min: *range.start() as u64,
-            max: *range.end() as u64,
-            got: text.to_string(),
-        }),
-        WholeNumber::NotANumber => Err(Problem::Expected {
-            expected: expected.to_string(),
-            got: text.to_string(),
-        }),
-    }
-}
-
-/// One `new` setting: a `WxH` size, or a setting's name and value.
-fn new_part(input: &str) -> Args<'_, NewPart> {
-    let (rest, setting) = word(input)?;
-    // After a setting's name its value is due: `cut`, so that `many0` does not stop quietly.
-    let number = |expected: &'static str,
-                  what: &'static str,
-                  range: RangeInclusive<usize>,
-                  part: fn(usize) -> NewPart| {
-        cut(arg(expected, setting_number(expected, what, range)))
-            .map(part)
-            .parse(rest)
-    };
-    let sides = MIN_SIDE..=MAX_SIDE;
-    match setting {
-        "width" => number(
-            "a number after 'width'",
-            "a board width",
-            sides,
-            NewPart::Width,
-        ),
-        "height" => number(
-            "a number after 'height'",
-            "a board height",
-            sides,
-            NewPart::Height,
-        ),
-        "connect" => number(
-            "a number after 'connect'",
-            "the connect length",
-            MIN_CONNECT..=MAX_CONNECT,
-            NewPart::Connect,
-        ),
-        "players" => number(
-            "a number after 'players'",
-            "the number of players",
-            MIN_PLAYERS..=MAX_PLAYERS,
-            NewPart::Players,
-        ),
-        "tokens" => cut(arg("tokens after 'tokens', e.g. tokens XYZ", |w: &str| {
-            Ok(w.chars().collect())
-        }))
-        .map(NewPart::Tokens)
-        .parse(rest),
-        "early-draw" => cut(arg("on or off after 'early-draw'", |w: &str| match w {
-            "on" => Ok(true),
-            "off" => Ok(false),
-            _ => Err(Problem::Expected {
-                expected: "on or off after 'early-draw'".to_string(),
-                got: w.to_string(),
-            }),
-        }))
-        .map(NewPart::EarlyDraw)
-        .parse(rest),
-        size => {
-            let parsed: nom::IResult<&str, (&str, &str)> =
-                all_consuming(separated_pair(digit1, char('x'), digit1)).parse(size);
-            let no_such = || Problem::NoSuch {
-                kind: "setting",
-                got: size.to_string(),
-                more: String::new(),
-            };
-            let Ok((_, (w, h))) = parsed else {
-                return fail(size, no_such());
-            };
-            let side = |what, digits| {
-                setting_number("a size WxH of two numbers", what, MIN_SIDE..=MAX_SIDE)(digits)
-            };
-            match (side("a board width", w), side("a board height", h)) {
-                (Ok(w), Ok(h)) => Ok((rest, NewPart::Size(w, h))),
-                (Err(problem), _) | (_, Err(problem)) => fail(size, problem),
-            }
-        }
-    }
-}
-
-/// `new` settings: any of `WxH`, `width W`, `height H`, `connect K`, `players N`, `tokens T`,
-/// `early-draw on|off`, in any order, each at most once.
-fn new_args(input: &str) -> Args<'_, NewGame> {
-    let (rest, parts) = many0(new_part).parse(input)?;
-    let mut settings = NewGame::default();
-    fn set<'a, T>(
-        input: &'a str,
-        slot: &mut Option<T>,
-        name: &'static str,
-        value: T,
-    ) -> Result<(), nom::Err<Failure<'a, Problem>>> {
-        if slot.is_some() {
-            return fail(input, Problem::Twice(name)).map(|_: (&str, ())| ());
-        }
-        *slot = Some(value);
-        Ok(())
-    }
-    for part in parts {
-        match part {
-            NewPart::Size(w, h) => {
-                set(input, &mut settings.width, "width", w)?;
-                set(input, &mut settings.height, "height", h)?;
-            }
-            NewPart::Width(w) => set(input, &mut settings.width, "width", w)?,
-            NewPart::Height(h) => set(input, &mut settings.height, "height", h)?,
-            NewPart::Connect(k) => set(input, &mut settings.connect, "connect", k)?,
-            NewPart::Players(n) => set(input, &mut settings.players, "players", n)?,
-            NewPart::Tokens(t) => set(input, &mut settings.tokens, "tokens", t)?,
-            NewPart::EarlyDraw(on) => set(input, &mut settings.early_draw, "early-draw", on)?,
-        };
-    }
-    Ok((rest, settings))
+/// `new` arguments: the settings grammar's, in its own words.
+fn new_args(input: &str) -> Args<'_, Command> {
+    let (rest, new) = settings(input).map_err(|e| {
+        e.map(|failure| Failure {
+            at: failure.at,
+            problem: failure.problem.map(Problem::Setting),
+        })
+    })?;
+    Ok((rest, Command::New(new)))
 }
 
 impl fmt::Display for Bounds {
@@ -1244,28 +1088,8 @@ impl fmt::Display for Command {
     /// The command as a line that parses back to it (without an id).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::New(s) => {
-                f.write_str("new")?;
-                if let Some(w) = s.width {
-                    write!(f, " width {w}")?;
-                }
-                if let Some(h) = s.height {
-                    write!(f, " height {h}")?;
-                }
-                if let Some(k) = s.connect {
-                    write!(f, " connect {k}")?;
-                }
-                if let Some(n) = s.players {
-                    write!(f, " players {n}")?;
-                }
-                if let Some(t) = &s.tokens {
-                    write!(f, " tokens {}", t.iter().collect::<String>())?;
-                }
-                if let Some(on) = s.early_draw {
-                    write!(f, " early-draw {}", if on { "on" } else { "off" })?;
-                }
-                Ok(())
-            }
+            Command::New(settings) if settings.is_empty() => f.write_str("new"),
+            Command::New(settings) => write!(f, "new {settings}"),
             Command::Position { start, moves } => write_position(f, start, moves.as_ref()),
             Command::Moves(moves) => write!(f, "moves {moves}"),
             Command::Play(column) => write!(f, "play {column}"),
@@ -1575,7 +1399,7 @@ mod tests {
         );
         assert_eq!(
             command("new 9x6 connect 5 tokens XYZ early-draw off"),
-            Ok(Command::New(NewGame {
+            Ok(Command::New(Settings {
                 width: Some(9),
                 height: Some(6),
                 connect: Some(5),

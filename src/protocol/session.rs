@@ -7,16 +7,17 @@ use thiserror::Error;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use super::command::{is_known, BookRequest, Command, NewGame, Start};
+use super::command::{is_known, BookRequest, Command, Start};
 use super::reply::{BookInUse, Ending, Response, Summary};
 use super::search::{Finished, Search, SearchError, SearchKind};
 use crate::book::build::{read_book, BookFileError};
 use crate::book::Book;
 use crate::engine::Rng;
 use crate::notation::{
-    fen_of, play_sequence, render, token_list, FenPositionError, SequenceError, Style,
+    fen_of, play_sequence, render, token_list, FenPositionError, SequenceError,
+    SettingsVariantError, Style,
 };
-use crate::rules::{check_name, Game, MoveError, NameError, Token, Variant, VariantError};
+use crate::rules::{check_name, Game, MoveError, NameError, Variant};
 use crate::solver::Solver;
 use crate::textio::savefile::{self, SaveError};
 
@@ -27,12 +28,9 @@ pub const PROTOCOL_VERSION: u32 = 3;
 /// Why a well-formed command cannot be carried out now.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SessionError {
-    /// `new` asked for an impossible variant.
+    /// `new` settings that make no game: the rules' words, or players and tokens that disagree.
     #[error("{0}")]
-    Variant(#[from] VariantError),
-    /// `new players N tokens T` with N different from the number of tokens.
-    #[error("players {players} does not match the {tokens} tokens given")]
-    PlayersVsTokens { players: usize, tokens: usize },
+    Settings(#[from] SettingsVariantError),
     /// A FEN that is not a position of this game.
     #[error("{0}")]
     Fen(#[from] FenPositionError),
@@ -217,7 +215,7 @@ impl Session {
     fn apply(&mut self, command: Command) -> Result<Action, SessionError> {
         match command {
             Command::New(settings) => {
-                let variant = self.new_variant(&settings)?;
+                let variant = settings.variant(self.game.variant())?;
                 if variant.players() != self.game.variant().players() {
                     self.names = default_names(variant.players());
                 }
@@ -367,34 +365,6 @@ impl Session {
             Some(ending) => Action::Reply(Response::Over(ending)),
             None => Action::Search(kind),
         }
-    }
-
-    /// The variant `new` asks for: the current one with the given settings changed.
-    fn new_variant(&self, settings: &NewGame) -> Result<Variant, SessionError> {
-        let current = self.game.variant();
-        let tokens = match (&settings.tokens, settings.players) {
-            (Some(chars), players) => {
-                if let Some(n) = players.filter(|&n| n != chars.len()) {
-                    return Err(SessionError::PlayersVsTokens {
-                        players: n,
-                        tokens: chars.len(),
-                    });
-                }
-                chars
-                    .iter()
-                    .map(|&c| Token::new(c))
-                    .collect::<Result<Vec<_>, _>>()?
-            }
-            (None, Some(n)) => Variant::default_tokens(n)?,
-            (None, None) => current.tokens().to_vec(),
-        };
-        Ok(Variant::new(
-            settings.width.unwrap_or(current.width()),
-            settings.height.unwrap_or(current.height()),
-            settings.connect.unwrap_or(current.connect()),
-            tokens,
-            settings.early_draw.unwrap_or(current.early_draw()),
-        )?)
     }
 }
 

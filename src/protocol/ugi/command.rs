@@ -13,11 +13,11 @@ use nom::Parser;
 use thiserror::Error;
 
 use crate::engine::{self, level_words, Level, Separator};
-use crate::notation::grammar::fail;
+use crate::notation::grammar::{fail, is_blank, word};
 use crate::notation::{FenSyntaxError, MoveText, MovesError};
 use crate::protocol::command::{
-    arg, is_blank, keyword, level_failure, no_such_option, number, position_spec, whole_arguments,
-    word, write_position, Args, Bounds, Problem, Start, HASH_MIB, MAX_GO_DEPTH, MAX_MOVETIME_MS,
+    arg, keyword, level_failure, no_such_option, number, position_spec, whole_arguments,
+    write_position, Args, Bounds, Problem, Start, HASH_MIB, MAX_GO_DEPTH, MAX_MOVETIME_MS,
     MAX_NODES,
 };
 use crate::solver::MAX_THREADS;
@@ -239,7 +239,7 @@ fn query(text: &str) -> Result<Query, Problem> {
 /// the value (the rest of the line, read by the option's own grammar).
 fn set_option(input: &str) -> Args<'_, EngineOption> {
     let (rest, ()) = arg("'name'", keyword("'name'", "name")).parse(input)?;
-    let (rest, words) = match many1(verify(word, |w: &str| w != "value")).parse(rest) {
+    let (rest, words) = match many1(verify(word::<Problem>, |w: &str| w != "value")).parse(rest) {
         Ok(parsed) => parsed,
         Err(_) => return fail(rest, Problem::Missing("an option name after 'name'")),
     };
@@ -259,7 +259,7 @@ fn set_option(input: &str) -> Args<'_, EngineOption> {
     };
     // `many1` stopped at the word `value` or at the end of the line.
     let missing = "'value' and a value after the option's name";
-    let rest = match word(rest) {
+    let rest = match word::<Problem>(rest) {
         Ok((after, _)) if !after.trim().is_empty() => after,
         _ => return fail(rest, Problem::Missing(missing)),
     };

@@ -11,7 +11,8 @@ use super::command::{EngineOption, GoLimits, Query, UgiCommand};
 use super::reply::{Answer, GameResult, SearchInfo, UgiReply, UgiScore};
 use crate::engine::perfect::Meaning;
 use crate::engine::Level;
-use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, NewGame, StreamRequest};
+use crate::notation::Settings;
+use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, StreamRequest};
 use crate::protocol::reply::{ColumnView, Info, Response};
 use crate::protocol::search::{Finished, Search};
 use crate::protocol::session::{Session, Step};
@@ -91,10 +92,10 @@ impl UgiSession {
             UgiCommand::NewGame => {
                 // Back to the standard board, whatever size a FEN set.
                 let standard = Variant::default();
-                self.quietly(Command::New(NewGame {
+                self.quietly(Command::New(Settings {
                     width: Some(standard.width()),
                     height: Some(standard.height()),
-                    ..NewGame::default()
+                    ..Settings::default()
                 }))
             }
             UgiCommand::Position { start, moves } => {
