@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::describe;
-use crate::notation::grammar::{whole_number, WholeNumber};
-use crate::notation::{fen_of, Fen, FenError, FenPositionError};
-use crate::rules::{check_name, Game, NameError, Token, Variant};
+use crate::notation::{
+    fen_of, Fen, FenError, FenPositionError, SettingError, Settings, SettingsVariantError,
+};
+use crate::rules::{check_name, Game, NameError, Variant};
 
 /// The word that starts the line after the FEN that states a game's rules. No FEN starts with
 /// `#`, and the line is the last, so a name that happens to start so is never taken for it.
@@ -74,12 +75,12 @@ pub enum SaveError {
         /// For a token the standard rules do not have, in a file without a rules line: what it needs.
         more: String,
     },
-    /// The rules line is not one `c4` writes.
-    #[error("cannot load {path}: line {line}: {reason}")]
+    /// The rules line is not one `c4` writes, or not where it belongs.
+    #[error("cannot load {path}: line {line}: {source}")]
     Rules {
         path: String,
         line: usize,
-        reason: String,
+        source: RulesLineError,
     },
     /// The rules line's players and the lines before it disagree.
     #[error("cannot load {path}: its rules line says {players} players, so {players} names and a FEN line should come before it, but {found} lines do")]
@@ -90,18 +91,63 @@ pub enum SaveError {
     },
 }
 
+/// What is wrong with a rules line, or with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesLineError {
+    /// A last line that starts with `#` but not with the rules line's word.
+    #[error(
+        "the line after the FEN can only be a rules line, \
+         '{RULES_WORD} players … connect … tokens … early-draw …'"
+    )]
+    NotRules,
+    /// Settings that are not well formed, in the settings' words.
+    #[error("{0}")]
+    Setting(#[from] SettingError),
+    /// A board size, which the FEN gives.
+    #[error("the rules line cannot set the board's size: the FEN gives it")]
+    Size,
+    /// Rules left out.
+    #[error(
+        "the rules line should give players, connect, tokens and early-draw, e.g. '{}'",
+        example_rules_line("xoa")
+    )]
+    Incomplete,
+    /// Rules that make no game, in the rules' words.
+    #[error("{0}")]
+    Variant(#[from] SettingsVariantError),
+    /// A rules line before the last.
+    #[error("a second rules line; a file has one, after the FEN")]
+    Second,
+    /// A rules line with more lines after it.
+    #[error("the rules line must be the last line of the file")]
+    NotLast,
+}
+
+/// The rules line that states `rules`.
+fn rules_line(rules: &Settings) -> String {
+    format!("{RULES_WORD} {rules}")
+}
+
+/// The rules line of a standard game but for its players, one for each of `tokens`, as messages
+/// give it as an example.
+fn example_rules_line(tokens: &str) -> String {
+    rules_line(&Settings {
+        players: Some(tokens.chars().count()),
+        tokens: Some(tokens.chars().collect()),
+        ..Settings::rules_of(&Variant::default())
+    })
+}
+
 /// For a file without a rules line whose `lines` lines, the last a FEN, a game of more players
 /// would have: what such a game's file needs.
 fn other_players(lines: usize) -> String {
     let players = lines.saturating_sub(1);
     match Variant::default_tokens(players) {
-        Ok(tokens) if players != 2 => {
-            let tokens: String = tokens.iter().map(|t| t.as_char()).collect();
-            format!(
-                ", as a game of {players} players would, which needs a rules line after the FEN \
-                 such as '{RULES_WORD} players {players} connect 4 tokens {tokens} early-draw off'"
-            )
-        }
+        Ok(tokens) if players != 2 => format!(
+            ", as a game of {players} players would, which needs a rules line after the FEN \
+             such as '{}'",
+            example_rules_line(&tokens.iter().map(|t| t.as_char()).collect::<String>())
+        ),
         _ => String::new(),
     }
 }
@@ -127,13 +173,8 @@ pub fn format(names: &[String], game: &Game) -> String {
     let variant = game.variant();
     let s0 = Variant::default().with_size(variant.width(), variant.height());
     if s0.as_ref() != Ok(variant) {
-        let tokens: String = variant.tokens().iter().map(|t| t.as_char()).collect();
-        let early_draw = if variant.early_draw() { "on" } else { "off" };
-        text.push_str(&format!(
-            "{RULES_WORD} players {} connect {} tokens {tokens} early-draw {early_draw}\n",
-            variant.players(),
-            variant.connect(),
-        ));
+        text.push_str(&rules_line(&Settings::rules_of(variant)));
+        text.push('\n');
     }
     text
 }
@@ -254,7 +295,7 @@ enum TextError {
     EmptyLine(usize),
     Name(usize, NameError),
     Fen(usize, FenError, String),
-    Rules(usize, String),
+    Rules(usize, RulesLineError),
     RulesLines { players: usize, found: usize },
 }
 
@@ -271,7 +312,7 @@ impl TextError {
                 source,
                 more,
             },
-            TextError::Rules(line, reason) => SaveError::Rules { path, line, reason },
+            TextError::Rules(line, source) => SaveError::Rules { path, line, source },
             TextError::RulesLines { players, found } => SaveError::RulesLines {
                 path,
                 players,
@@ -298,12 +339,7 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
             let rules = last
                 .strip_prefix(RULES_WORD)
                 .filter(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
-                .ok_or_else(|| {
-                    format!(
-                        "the line after the FEN can only be a rules line, \
-                         '{RULES_WORD} players … connect … tokens … early-draw …'"
-                    )
-                })
+                .ok_or(RulesLineError::NotRules)
                 .and_then(parse_rules)
                 .map_err(|reason| TextError::Rules(lines.len(), reason))?;
             lines.pop();
@@ -324,10 +360,7 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
                 .last()
                 .is_some_and(|l| l.trim_start().starts_with('#'))
             {
-                return Err(TextError::Rules(
-                    lines.len(),
-                    "a second rules line; a file has one, after the FEN".to_string(),
-                ));
+                return Err(TextError::Rules(lines.len(), RulesLineError::Second));
             }
             if lines.len() != rules.players() + 1 {
                 return Err(TextError::RulesLines {
@@ -345,10 +378,7 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
                     lines[i].trim_start().starts_with(RULES_WORD) && is_fen(lines[i - 1])
                 });
                 if let Some(i) = misplaced {
-                    return Err(TextError::Rules(
-                        i + 1,
-                        "the rules line must be the last line of the file".to_string(),
-                    ));
+                    return Err(TextError::Rules(i + 1, RulesLineError::NotLast));
                 }
                 let more = if lines.last().is_some_and(|l| is_fen(l)) {
                     other_players(lines.len())
@@ -381,8 +411,8 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
             );
             let more = if token && !has_rules_line {
                 format!(
-                    "; a game with other tokens needs a rules line after the FEN, such as \
-                     '{RULES_WORD} players 2 connect 4 tokens XO early-draw off'"
+                    "; a game with other tokens needs a rules line after the FEN, such as '{}'",
+                    example_rules_line("XO")
                 )
             } else {
                 String::new()
@@ -392,75 +422,27 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
     Ok((names.iter().map(|n| n.trim().to_string()).collect(), game))
 }
 
-/// The rules a rules line states (after its prefix), on a 7x6 board until the FEN sets the size.
-fn parse_rules(text: &str) -> Result<Variant, String> {
-    const KEYS: [&str; 4] = ["players", "connect", "tokens", "early-draw"];
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut given: [Option<&str>; 4] = [None; 4];
-    for pair in words.chunks(2) {
-        let &[key, value] = pair else {
-            return Err(format!("the rules line has no value after '{}'", pair[0]));
-        };
-        let Some(i) = KEYS.iter().position(|&k| k == key) else {
-            return Err(format!(
-                "the rules line has no rule '{key}' (rules: {})",
-                KEYS.join(" ")
-            ));
-        };
-        if given[i].replace(value).is_some() {
-            return Err(format!("the rules line gives {key} twice"));
-        }
+/// The rules a rules line states (after its prefix), on a 7x6 board until the FEN sets the size:
+/// the settings grammar's, all four of players, connect, tokens and early-draw, and no size.
+fn parse_rules(text: &str) -> Result<Variant, RulesLineError> {
+    let rules: Settings = text.parse()?;
+    if rules.width.is_some() || rules.height.is_some() {
+        return Err(RulesLineError::Size);
     }
-    let [Some(players), Some(connect), Some(tokens), Some(early_draw)] = given else {
-        return Err(
-            "the rules line should give players, connect, tokens and early-draw, e.g. \
-             '#c4 players 3 connect 4 tokens xoa early-draw off'"
-                .to_string(),
-        );
-    };
-    let number = |key: &str, value: &str| match whole_number(value) {
-        WholeNumber::Value(n) => Ok(n),
-        WholeNumber::TooLarge => Err(format!("the rules line's {key} is too large, got {value}")),
-        WholeNumber::NotANumber => Err(format!(
-            "the rules line's {key} should be a number, got '{value}'"
-        )),
-    };
-    let players = number("players", players)?;
-    let connect = number("connect", connect)?;
-    let tokens = tokens
-        .chars()
-        .map(Token::new)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let early_draw = match early_draw {
-        "on" => true,
-        "off" => false,
-        other => {
-            return Err(format!(
-                "the rules line's early-draw should be on or off, got '{other}'"
-            ))
-        }
-    };
-    if tokens.len() != players {
-        return Err(format!(
-            "the rules line says {players} players but gives {} tokens",
-            tokens.len()
-        ));
+    let complete = rules.players.is_some()
+        && rules.connect.is_some()
+        && rules.tokens.is_some()
+        && rules.early_draw.is_some();
+    if !complete {
+        return Err(RulesLineError::Incomplete);
     }
-    let standard = Variant::default();
-    Variant::new(
-        standard.width(),
-        standard.height(),
-        connect,
-        tokens,
-        early_draw,
-    )
-    .map_err(|e| e.to_string())
+    Ok(rules.variant(&Variant::default())?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Token;
 
     fn scratch(name: &str) -> PathBuf {
         let folder =
@@ -613,31 +595,65 @@ mod tests {
             "cannot load game.txt: line 4: the rules line should give players, connect, tokens and \
              early-draw, e.g. '#c4 players 3 connect 4 tokens xoa early-draw off'"
         );
-        assert_eq!(
-            error("players 2 connect 4 tokens xo early-draw"),
-            "cannot load game.txt: line 4: the rules line has no value after 'early-draw'"
-        );
-        assert!(error("players 2 connect 4 tokens xo colour red").contains("no rule 'colour'"));
-        assert!(error("players 2 players 2 tokens xo early-draw on").contains("players twice"));
-        assert!(error("players two connect 4 tokens xo early-draw on")
-            .contains("players should be a number, got 'two'"));
-        assert!(error("players 2 connect 4 tokens xoa early-draw on")
-            .contains("says 2 players but gives 3 tokens"));
-        assert!(error("players 2 connect 1 tokens xo early-draw on")
-            .contains("the connect length must be from 2 to 16, got 1"));
-        assert!(error("players 2 connect 4 tokens x1 early-draw on").contains("cannot be a token"));
-        assert!(error("players 2 connect 4 tokens xo early-draw maybe")
-            .contains("early-draw should be on or off, got 'maybe'"));
+        // The settings' own words, after the line's number.
+        let cases = [
+            (
+                "players 2 connect 4 tokens xo early-draw",
+                "needs on or off after 'early-draw'",
+            ),
+            (
+                "players 2 connect 4 tokens xo colour red",
+                "has no setting 'colour'",
+            ),
+            (
+                "players 2 players 2 tokens xo early-draw on",
+                "sets players twice",
+            ),
+            (
+                "players two connect 4 tokens xo early-draw on",
+                "expected a number after 'players', got 'two'",
+            ),
+            (
+                "players +2 connect 4 tokens xo early-draw on",
+                "expected a number after 'players', got '+2'",
+            ),
+            (
+                "players 2 connect 4 tokens xo early-draw maybe",
+                "expected on or off after 'early-draw', got 'maybe'",
+            ),
+            (
+                "players 2 connect 99999999999999999999 tokens xo early-draw on",
+                "the connect length must be from 2 to 16, got 99999999999999999999",
+            ),
+            (
+                "players 2 connect 4 tokens xoa early-draw on",
+                "players 2 does not match the 3 tokens given",
+            ),
+            (
+                "players 2 connect 1 tokens xo early-draw on",
+                "the connect length must be from 2 to 16, got 1",
+            ),
+            (
+                "players 2 connect 4 tokens x1 early-draw on",
+                "'1' cannot be a token: use one printable character other than a digit, a space \
+                 or / . # | + - ,",
+            ),
+            (
+                "7x6 players 2 connect 4 tokens xo early-draw on",
+                "the rules line cannot set the board's size: the FEN gives it",
+            ),
+        ];
+        for (rules, said) in cases {
+            assert_eq!(
+                error(rules),
+                format!("cannot load game.txt: line 4: {said}"),
+                "{rules}"
+            );
+        }
         assert_eq!(
             error("players 3 connect 4 tokens xoa early-draw on"),
             "cannot load game.txt: its rules line says 3 players, so 3 names and a FEN line \
              should come before it, but 3 lines do"
-        );
-        assert!(error("players +2 connect 4 tokens xo early-draw on")
-            .contains("players should be a number, got '+2'"));
-        assert!(
-            error("players 2 connect 99999999999999999999 tokens xo early-draw on")
-                .contains("connect is too large, got 99999999999999999999")
         );
         // A last line that starts with '#' can only be a rules line.
         for last in ["#c4", " #c4x players 2", "# a comment"] {
