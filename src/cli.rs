@@ -16,7 +16,7 @@ use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
 use crate::book::build::{read_book, BuildError};
 use crate::book::cli::BookArgs;
 use crate::book::Book;
-use crate::play::{PlayOptions, SettingError};
+use crate::play::{OptionError, PlayOptions};
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
 
 /// Success: the input ended or `quit` was given, every benchmark score matched.
@@ -297,17 +297,18 @@ impl PlayArgs {
     /// # Errors
     /// A value [`PlayOptions::apply`] refuses (prefixed by its flag), `--players` and
     /// `--tokens` that disagree, or settings that do not make a game.
-    pub fn into_options(self) -> Result<PlayOptions, SettingError> {
+    pub fn into_options(self) -> Result<PlayOptions, OptionError> {
         let columns = match (self.letters, self.from_zero) {
             (true, _) => Some("letters".to_string()),
             (_, true) => Some("from-zero".to_string()),
             _ => self.columns,
         };
         let mut options = PlayOptions::default();
-        let apply = |options: &mut PlayOptions, key: &str, value: &str| {
-            options
-                .apply(key, value)
-                .map_err(|e| SettingError::new(format!("--{key}: {e}")))
+        let apply = |options: &mut PlayOptions, flag: &'static str, value: &str| {
+            options.apply(flag, value).map_err(|e| OptionError::Flag {
+                flag,
+                source: Box::new(e),
+            })
         };
         for (key, value) in [
             ("width", self.width),
@@ -328,9 +329,7 @@ impl PlayArgs {
         if let Some(tokens) = self.tokens {
             apply(&mut options, "tokens", &tokens)?;
             if let Some(players) = players.filter(|&n| n != options.tokens.len()) {
-                return Err(SettingError::new(format!(
-                    "--players {players} and --tokens {tokens} disagree"
-                )));
+                return Err(OptionError::FlagsDisagree { players, tokens });
             }
         }
         let names = self.names.into_iter().map(|v| ("names", v));
@@ -359,15 +358,26 @@ impl PlayArgs {
 #[cfg(test)]
 impl PlayOptions {
     /// The options `c4 play ARGS` runs with, parsed by the real command line: a shorthand for
-    /// tests. A clap error becomes its first line (`error: ...`).
-    pub(crate) fn from_args(args: &[String]) -> Result<PlayOptions, SettingError> {
+    /// tests. The error is clap's or [`PlayArgs::into_options`]'s.
+    pub(crate) fn from_args(args: &[String]) -> Result<PlayOptions, Box<dyn std::error::Error>> {
         let argv = ["c4", "play"].into_iter().map(String::from);
-        let cli = Cli::try_parse_from(argv.chain(args.iter().cloned()))
-            .map_err(|e| SettingError::new(e.to_string().lines().next().unwrap_or_default()))?;
+        let cli = Cli::try_parse_from(argv.chain(args.iter().cloned()))?;
         match cli.command {
-            Some(Mode::Play(args)) => args.into_options(),
+            Some(Mode::Play(args)) => Ok(args.into_options()?),
             other => unreachable!("c4 play parsed as {other:?}"),
         }
+    }
+
+    /// The first line of what `c4 play ARGS` says when it refuses them: a shorthand for tests.
+    pub(crate) fn refusal(args: &str) -> String {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let error = PlayOptions::from_args(&args).expect_err("refused");
+        error
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
     }
 }
 
@@ -406,9 +416,9 @@ mod tests {
     use super::*;
     use crate::engine::Level;
 
-    fn play(text: &str) -> Result<PlayOptions, String> {
+    fn play(text: &str) -> PlayOptions {
         let args: Vec<String> = text.split_whitespace().map(String::from).collect();
-        PlayOptions::from_args(&args).map_err(|e| e.to_string())
+        PlayOptions::from_args(&args).unwrap()
     }
 
     #[test]
@@ -419,42 +429,38 @@ mod tests {
     #[test]
     fn columns_has_two_short_forms_that_exclude_each_other() {
         use crate::play::ColumnNames;
-        assert_eq!(play("--letters").unwrap().columns, ColumnNames::Letters);
+        assert_eq!(play("--letters").columns, ColumnNames::Letters);
+        assert_eq!(play("--columns=from-zero").columns, ColumnNames::FromZero);
         assert_eq!(
-            play("--columns=from-zero").unwrap().columns,
-            ColumnNames::FromZero
-        );
-        assert_eq!(
-            play("--letters --from-zero").unwrap_err(),
+            PlayOptions::refusal("--letters --from-zero"),
             "error: the argument '--letters' cannot be used with '--from-zero'"
         );
-        assert!(play("--columns numbers --letters").is_err());
+        assert_eq!(
+            PlayOptions::refusal("--columns numbers --letters"),
+            "error: the argument '--columns <NAMING>' cannot be used with '--letters'"
+        );
     }
 
     #[test]
     fn players_is_a_number_and_tokens_must_agree_with_it() {
-        assert_eq!(play("--players 02 --tokens xo").unwrap().tokens, ['x', 'o']);
-        assert_eq!(play("--players 3").unwrap().tokens, ['x', 'o', 'a']);
+        assert_eq!(play("--players 02 --tokens xo").tokens, ['x', 'o']);
+        assert_eq!(play("--players 3").tokens, ['x', 'o', 'a']);
         assert_eq!(
-            play("--tokens XY --players 3").unwrap_err(),
+            PlayOptions::refusal("--tokens XY --players 3"),
             "--players 3 and --tokens XY disagree"
         );
         assert_eq!(
-            play("--players 3 --tokens XY").unwrap_err(),
+            PlayOptions::refusal("--players 3 --tokens XY"),
             "--players 3 and --tokens XY disagree"
         );
     }
 
     #[test]
     fn every_computer_flag_counts_and_the_last_value_of_others_wins() {
-        let o = play("--players 3 --computer o=random --computer a=perfect --width 5 --width 6")
-            .unwrap();
+        let o = play("--players 3 --computer o=random --computer a=perfect --width 5 --width 6");
         assert_eq!(o.computers, [('o', Level::Random), ('a', Level::Perfect)]);
         assert_eq!(o.width, 6);
-        assert!(play("--computer o=random --human o")
-            .unwrap()
-            .computers
-            .is_empty());
+        assert!(play("--computer o=random --human o").computers.is_empty());
     }
 
     #[test]

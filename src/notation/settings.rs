@@ -55,7 +55,7 @@ impl Key {
     ];
 
     /// The setting's word: `width`, `early-draw`.
-    pub fn word(self) -> &'static str {
+    pub const fn word(self) -> &'static str {
         match self {
             Key::Width => "width",
             Key::Height => "height",

@@ -8,7 +8,7 @@ mod session;
 use std::io::{self, BufWriter, IsTerminal};
 
 pub use options::{
-    check_name, level_name, parse_level, BoardStyle, ColumnNames, PlayOptions, SettingError,
+    check_name, level_name, parse_level, BoardStyle, ColumnNames, OptionError, PlayOptions,
     MAX_LOOKAHEAD, SETTINGS,
 };
 pub use session::run;

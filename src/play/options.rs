@@ -1,19 +1,19 @@
 //! `c4 play`'s settings: read from flags (`--width 9`, see [`crate::cli::PlayArgs`]) or typed in
 //! the setup menu (`width 9`), both through [`PlayOptions::apply`], and checked by building the
-//! variant and start position the rules would play. Nothing here reads or writes a terminal.
+//! variant and start position the rules would play. The game's own settings (size, connect,
+//! players, tokens, early draw) are read by the settings grammar [`crate::notation::settings`],
+//! as `new` and saved games read them. Nothing here reads or writes a terminal.
 
-use std::fmt;
-use std::ops::RangeInclusive;
-use std::str::FromStr;
+use thiserror::Error;
 
 use crate::engine::{self, Level, LevelError, Separator};
-use crate::notation::grammar::{parse_whole, whole_number, WholeNumber};
-use crate::notation::{parse_moves_counting, Counting, Fen, Style};
-use crate::rules::variant::{
-    MAX_CONNECT, MAX_PLAYERS, MAX_SIDE, MIN_CONNECT, MIN_PLAYERS, MIN_SIDE, STANDARD_CONNECT,
-    STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH,
+use crate::notation::grammar::parse_whole;
+use crate::notation::settings::{self, Key, Setting, Settings, SettingsVariantError};
+use crate::notation::{
+    parse_moves_counting, Counting, Fen, FenError, MovesError, SettingError, Style,
 };
-use crate::rules::{self, Game, MoveError, Player, Token, Variant};
+use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
+use crate::rules::{self, Game, MoveError, NameError, Player, Variant};
 
 /// The deepest look-ahead a computer player may be given (7^8 positions on the standard board).
 pub const MAX_LOOKAHEAD: u32 = 8;
@@ -122,26 +122,106 @@ impl ColumnNames {
 }
 
 /// A setting that cannot be taken, in words for the person who typed it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SettingError(String);
-
-impl fmt::Display for SettingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OptionError {
+    /// A game setting that is not well formed, in the settings grammar's words.
+    #[error("{0}")]
+    Setting(#[from] SettingError),
+    /// Game settings that make no game, in the rules' words.
+    #[error("{0}")]
+    Variant(#[from] SettingsVariantError),
+    /// A name that is no setting.
+    #[error("unknown setting '{0}'; settings: {list}", list = setting_names())]
+    Unknown(String),
+    /// A computer player not given as `TOKEN=LEVEL`.
+    #[error("expected TOKEN=LEVEL, e.g. o=perfect, got '{0}'")]
+    NotComputer(String),
+    /// A token that is not one character.
+    #[error("a token is one character, got '{0}'")]
+    NotAToken(String),
+    /// A computer or human setting for a token no player has.
+    #[error("no player has the token '{token}' (tokens: {tokens})")]
+    UnknownToken {
+        /// The token given.
+        token: char,
+        /// The players' tokens, run together.
+        tokens: String,
+    },
+    /// A level that is not one.
+    #[error(
+        "unknown level '{text}' ({source}); levels: random, lookahead:N[:left|right|random] \
+         (N 1-{MAX_LOOKAHEAD}), perfect"
+    )]
+    Level {
+        /// The level as given.
+        text: String,
+        /// What is wrong with it.
+        source: LevelError,
+    },
+    /// A style that is not one.
+    #[error("unknown style '{0}'; styles: grid, dots, letters, pipes, numbers, colour")]
+    Style(String),
+    /// A column naming that is not one.
+    #[error("unknown column naming '{0}'; expected numbers, letters or from-zero")]
+    Columns(String),
+    /// A name that a turn's answer would take as a command.
+    #[error("'{0}' is a command (q quit, h hint, s save, u undo), not a name")]
+    NameIsCommand(String),
+    /// A name the rules refuse.
+    #[error("{0}")]
+    Name(#[from] NameError),
+    /// More names than people.
+    #[error(
+        "{names} names, but people play {people} of the players (the computer's are called \
+         {COMPUTER_NAME})"
+    )]
+    TooManyNames {
+        /// The names given.
+        names: usize,
+        /// The players people play.
+        people: usize,
+    },
+    /// A start position that is not one of this game.
+    #[error("{0}")]
+    Fen(#[from] FenError),
+    /// Moves that are not a move sequence.
+    #[error("moves: {0}")]
+    Moves(MovesError),
+    /// A move of the moves that cannot be played, its column named as the players name them.
+    #[error("moves: move {number}: {}", .columns.move_problem(.source))]
+    Move {
+        /// The move's place in the sequence, from 1.
+        number: usize,
+        /// How columns are named.
+        columns: ColumnNames,
+        /// Why it cannot be played.
+        source: MoveError,
+    },
+    /// A command-line flag's value refused.
+    #[error("--{flag}: {source}")]
+    Flag {
+        /// The flag, without its dashes.
+        flag: &'static str,
+        /// What is wrong with its value.
+        source: Box<OptionError>,
+    },
+    /// `--players` and `--tokens` with different numbers of players.
+    #[error("--players {players} and --tokens {tokens} disagree")]
+    FlagsDisagree {
+        /// The number of players given.
+        players: usize,
+        /// The tokens given.
+        tokens: String,
+    },
 }
 
-impl std::error::Error for SettingError {}
-
-impl SettingError {
-    /// An error in these words.
-    pub fn new(text: impl Into<String>) -> SettingError {
-        SettingError(text.into())
-    }
-}
-
-fn error(text: impl Into<String>) -> SettingError {
-    SettingError::new(text)
+/// The setting names, as the message for an unknown one lists them.
+fn setting_names() -> String {
+    SETTINGS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Everything `c4 play` can be told before a game starts.
@@ -222,17 +302,17 @@ impl Default for PlayOptions {
 
 /// The setting names, as flags (`--width`) and as setup lines (`width`), with what they take.
 pub const SETTINGS: &[(&str, &str)] = &[
-    ("width", "N"),
-    ("height", "N"),
-    ("connect", "N"),
-    ("players", "N"),
-    ("tokens", "XOA"),
+    (Key::Width.word(), "N"),
+    (Key::Height.word(), "N"),
+    (Key::Connect.word(), "N"),
+    (Key::Players.word(), "N"),
+    (Key::Tokens.word(), "XOA"),
     ("names", "Ann,Ben"),
     ("computer", "TOKEN=LEVEL"),
     ("human", "TOKEN"),
     ("style", "grid|dots|letters|pipes|numbers|colour"),
     ("columns", "numbers|letters|from-zero"),
-    ("early-draw", "on|off"),
+    (Key::EarlyDraw.word(), "on|off"),
     ("seed", "N"),
     ("fen", "FEN|none"),
     ("moves", "MOVES|none"),
@@ -242,34 +322,19 @@ pub const SETTINGS: &[(&str, &str)] = &[
 impl PlayOptions {
     /// Changes one setting by name (a name from [`SETTINGS`]). Only the value's form is checked
     /// here; [`PlayOptions::check`] checks the whole.
-    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
+    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        if let Some(key) = Key::from_word(key) {
+            self.set(key.read(value)?)?;
+            return Ok(());
+        }
         match key {
-            "width" => self.width = number(value, "a board width", MIN_SIDE..=MAX_SIDE)?,
-            "height" => self.height = number(value, "a board height", MIN_SIDE..=MAX_SIDE)?,
-            "connect" => {
-                self.connect = number(value, "the connect length", MIN_CONNECT..=MAX_CONNECT)?
-            }
-            "players" => {
-                let n = number(value, "the number of players", MIN_PLAYERS..=MAX_PLAYERS)?;
-                if n != self.tokens.len() {
-                    let tokens = Variant::default_tokens(n).map_err(|e| error(e.to_string()))?;
-                    self.tokens = tokens.iter().map(|t| t.as_char()).collect();
-                }
-                self.names.truncate(n);
-            }
-            "tokens" => {
-                self.tokens = value.chars().collect();
-                self.names.truncate(self.tokens.len());
-            }
             "names" => {
                 self.names = value.split(',').map(|n| n.trim().to_string()).collect();
             }
             "computer" => {
-                let (token, level) = value.split_once('=').ok_or_else(|| {
-                    error(format!(
-                        "expected TOKEN=LEVEL, e.g. o=perfect, got '{value}'"
-                    ))
-                })?;
+                let (token, level) = value
+                    .split_once('=')
+                    .ok_or_else(|| OptionError::NotComputer(value.to_string()))?;
                 let token = one_char(token)?;
                 let level = parse_level(level)?;
                 self.computers.retain(|&(t, _)| t != token);
@@ -285,69 +350,74 @@ impl PlayOptions {
                 self.computers.retain(|&(t, _)| t != token);
             }
             "style" => {
-                self.style = BoardStyle::from_name(value).ok_or_else(|| {
-                    error(format!(
-                        "unknown style '{value}'; styles: grid, dots, letters, pipes, numbers, colour"
-                    ))
-                })?;
+                self.style = BoardStyle::from_name(value)
+                    .ok_or_else(|| OptionError::Style(value.to_string()))?;
             }
             "columns" => {
-                self.columns = ColumnNames::from_name(value).ok_or_else(|| {
-                    error(format!(
-                        "unknown column naming '{value}'; expected numbers, letters or from-zero"
-                    ))
-                })?;
+                self.columns = ColumnNames::from_name(value)
+                    .ok_or_else(|| OptionError::Columns(value.to_string()))?;
             }
-            "early-draw" => self.early_draw = on_off(value)?,
-            "seed" => self.seed = Some(number(value, "a seed", 0..=u64::MAX)?),
+            "seed" => self.seed = Some(settings::number("seed", "a seed", (0, u64::MAX), value)?),
             "fen" => self.fen = (value != "none").then(|| value.to_string()),
             "moves" => self.moves = (value != "none").then(|| value.to_string()),
-            "start" => self.start = on_off(value)?,
-            _ => {
-                let known: Vec<&str> = SETTINGS.iter().map(|(name, _)| *name).collect();
-                return Err(error(format!(
-                    "unknown setting '{key}'; settings: {}",
-                    known.join(", ")
-                )));
+            "start" => self.start = settings::switch("start", value)?,
+            _ => return Err(OptionError::Unknown(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Changes one of the game's settings.
+    fn set(&mut self, setting: Setting) -> Result<(), SettingsVariantError> {
+        match setting {
+            Setting::Size { width, height } => (self.width, self.height) = (width, height),
+            Setting::Width(width) => self.width = width,
+            Setting::Height(height) => self.height = height,
+            Setting::Connect(connect) => self.connect = connect,
+            Setting::Players(players) => {
+                if players != self.tokens.len() {
+                    let tokens = Variant::default_tokens(players)?;
+                    self.tokens = tokens.iter().map(|t| t.as_char()).collect();
+                }
+                self.names.truncate(players);
             }
+            Setting::Tokens(tokens) => {
+                self.tokens = tokens;
+                self.names.truncate(self.tokens.len());
+            }
+            Setting::EarlyDraw(on) => self.early_draw = on,
         }
         Ok(())
     }
 
     /// Checks that the settings make a game: a valid variant, names for players that exist,
     /// computers that are players, and a start position the rules accept.
-    pub fn check(&self) -> Result<(), SettingError> {
+    pub fn check(&self) -> Result<(), OptionError> {
         self.start().map(|_| ())
     }
 
     /// The variant the settings describe.
-    pub fn variant(&self) -> Result<Variant, SettingError> {
-        let tokens = self
-            .tokens
-            .iter()
-            .map(|&c| Token::new(c))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| error(e.to_string()))?;
-        Variant::new(
-            self.width,
-            self.height,
-            self.connect,
-            tokens,
-            self.early_draw,
-        )
-        .map_err(|e| error(e.to_string()))
+    pub fn variant(&self) -> Result<Variant, SettingsVariantError> {
+        let settings = Settings {
+            width: Some(self.width),
+            height: Some(self.height),
+            connect: Some(self.connect),
+            tokens: Some(self.tokens.clone()),
+            early_draw: Some(self.early_draw),
+            players: None,
+        };
+        settings.variant(&Variant::default())
     }
 
     /// A computer or human setting for `token`, which no player has.
-    fn unknown_token(&self, token: char) -> SettingError {
-        error(format!(
-            "no player has the token '{token}' (tokens: {})",
-            self.tokens.iter().collect::<String>()
-        ))
+    fn unknown_token(&self, token: char) -> OptionError {
+        OptionError::UnknownToken {
+            token,
+            tokens: self.tokens.iter().collect(),
+        }
     }
 
     /// The position a new game starts from: the FEN (or the empty board), then the moves.
-    pub fn start(&self) -> Result<Game, SettingError> {
+    pub fn start(&self) -> Result<Game, OptionError> {
         let variant = self.variant()?;
         for &(token, _) in &self.computers {
             if variant.player_of(token).is_none() {
@@ -359,28 +429,29 @@ impl PlayOptions {
         }
         let people = variant.players() - self.computers.len();
         if self.names.len() > people {
-            return Err(error(format!(
-                "{} names, but people play {people} of the players (the computer's are called {COMPUTER_NAME})",
-                self.names.len(),
-            )));
+            return Err(OptionError::TooManyNames {
+                names: self.names.len(),
+                people,
+            });
         }
         let mut game = match &self.fen {
             Some(text) => Fen::parse(text)
-                .map_err(|e| error(e.to_string()))?
+                .map_err(FenError::from)?
                 .to_game(&variant)
-                .map_err(|e| error(e.to_string()))?,
+                .map_err(FenError::from)?,
             None => Game::new(variant),
         };
         if let Some(text) = &self.moves {
             let width = game.variant().width();
             let numbers = parse_moves_counting(text, width, self.columns.counting())
-                .map_err(|e| error(format!("moves: {e}")))?;
+                .map_err(OptionError::Moves)?;
             for (i, n) in numbers.into_iter().enumerate() {
                 game.column(n)
                     .and_then(|column| game.play(column))
-                    .map_err(|e| {
-                        let problem = self.columns.move_problem(&e);
-                        error(format!("moves: move {}: {problem}", i + 1))
+                    .map_err(|source| OptionError::Move {
+                        number: i + 1,
+                        columns: self.columns,
+                        source,
                     })?;
             }
         }
@@ -416,62 +487,33 @@ impl PlayOptions {
 /// A name someone can be called by: a player's name by the rules ([`rules::check_name`]) that
 /// is not one of the commands `q`, `h`, `s` or `u` (any case), which a turn's answer would take
 /// as the command.
-pub fn check_name(name: &str) -> Result<(), SettingError> {
+pub fn check_name(name: &str) -> Result<(), OptionError> {
     if ["q", "h", "s", "u"].contains(&name.to_ascii_lowercase().as_str()) {
-        return Err(error(format!(
-            "'{name}' is a command (q quit, h hint, s save, u undo), not a name"
-        )));
+        return Err(OptionError::NameIsCommand(name.to_string()));
     }
-    rules::check_name(name).map_err(|e| error(e.to_string()))
+    Ok(rules::check_name(name)?)
 }
 
-/// A whole number, plain digits; the rules check its range in their words, but a number too
-/// large to hold is refused here, with the `range` the rules would give.
-fn number<T: FromStr + fmt::Display>(
-    value: &str,
-    what: &str,
-    range: RangeInclusive<T>,
-) -> Result<T, SettingError> {
-    match whole_number(value) {
-        WholeNumber::Value(n) => Ok(n),
-        WholeNumber::TooLarge => Err(error(format!(
-            "{what} must be from {} to {}, got {value}",
-            range.start(),
-            range.end()
-        ))),
-        WholeNumber::NotANumber => Err(error(format!("expected a number, got '{value}'"))),
-    }
-}
-
-fn on_off(value: &str) -> Result<bool, SettingError> {
-    match value {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(error(format!("expected on or off, got '{value}'"))),
-    }
-}
-
-fn one_char(value: &str) -> Result<char, SettingError> {
+fn one_char(value: &str) -> Result<char, OptionError> {
     let mut chars = value.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(c),
-        _ => Err(error(format!("a token is one character, got '{value}'"))),
+        _ => Err(OptionError::NotAToken(value.to_string())),
     }
 }
 
 /// A computer level: `random`, `lookahead:N` with an optional `:left|right|random` tie-break
 /// (left when not given), or `perfect`: the protocol's level words ([`engine::level`]), between
 /// colons, with look-aheads of at most [`MAX_LOOKAHEAD`].
-pub fn parse_level(text: &str) -> Result<Level, SettingError> {
+pub fn parse_level(text: &str) -> Result<Level, OptionError> {
     parse_whole(
         engine::level(Separator::Colon, MAX_LOOKAHEAD),
         text,
         |left| LevelError::Unknown(left.to_string()),
     )
-    .map_err(|e| {
-        error(format!(
-            "unknown level '{text}' ({e}); levels: random, lookahead:N[:left|right|random] (N 1-{MAX_LOOKAHEAD}), perfect"
-        ))
+    .map_err(|source| OptionError::Level {
+        text: text.to_string(),
+        source,
     })
 }
 
@@ -525,17 +567,40 @@ mod tests {
 
     #[test]
     fn bad_flags_say_what_is_wrong() {
-        let fail = |text| PlayOptions::from_args(&args(text)).unwrap_err().to_string();
+        let fail = PlayOptions::refusal;
         assert_eq!(
             fail("--width"),
             "error: a value is required for '--width <N>' but none was supplied"
         );
-        assert_eq!(fail("--width x"), "--width: expected a number, got 'x'");
+        assert_eq!(
+            fail("--width x"),
+            "--width: expected a number after 'width', got 'x'"
+        );
         assert_eq!(
             fail("--width 99999999999999999999"),
             "--width: a board width must be from 1 to 16, got 99999999999999999999"
         );
-        assert_eq!(fail("--width +3"), "--width: expected a number, got '+3'");
+        assert_eq!(
+            fail("--width +3"),
+            "--width: expected a number after 'width', got '+3'"
+        );
+        assert_eq!(
+            fail("--seed x"),
+            "--seed: expected a number after 'seed', got 'x'"
+        );
+        assert_eq!(
+            fail("--early-draw yes"),
+            "--early-draw: expected on or off after 'early-draw', got 'yes'"
+        );
+        assert_eq!(
+            fail("--start=maybe"),
+            "--start: expected on or off after 'start', got 'maybe'"
+        );
+        assert_eq!(
+            fail("--tokens x1"),
+            "'1' cannot be a token: use one printable character other than a digit, a space or \
+             / . # | + - ,"
+        );
         assert_eq!(
             fail("--seed 99999999999999999999"),
             "--seed: a seed must be from 0 to 18446744073709551615, got 99999999999999999999"
@@ -582,7 +647,7 @@ mod tests {
             o.player_names(),
             vec![Some("Ann".to_string()), Some("Computer".to_string()), None]
         );
-        let fail = |text: &str| PlayOptions::from_args(&args(text)).unwrap_err().to_string();
+        let fail = PlayOptions::refusal;
         assert_eq!(
             fail("--names Ann,Ben --computer o=random"),
             "2 names, but people play 1 of the players (the computer's are called Computer)"
@@ -607,6 +672,31 @@ mod tests {
         assert_eq!(s4, game("--moves 123456"));
         assert_eq!(game("--moves 012345 --from-zero"), s4);
         assert_eq!(game("--from-zero --moves a,b,c,d,e,f"), s4);
+    }
+
+    #[test]
+    fn setup_lines_read_the_game_settings_as_new_does() {
+        let mut o = PlayOptions::default();
+        let refused =
+            |o: &mut PlayOptions, key, value| o.apply(key, value).unwrap_err().to_string();
+        assert_eq!(refused(&mut o, "width", ""), "needs a number after 'width'");
+        assert_eq!(
+            refused(&mut o, "tokens", ""),
+            "needs tokens after 'tokens', e.g. tokens XYZ"
+        );
+        assert!(refused(&mut o, "7x6", "").starts_with("unknown setting '7x6'; settings: width,"));
+        o.apply("early-draw", "on").unwrap();
+        o.apply("connect", "5").unwrap();
+        assert!(o.early_draw);
+        assert_eq!(o.variant().unwrap().connect(), 5);
+        assert_eq!(
+            o,
+            PlayOptions {
+                early_draw: true,
+                connect: 5,
+                ..PlayOptions::default()
+            }
+        );
     }
 
     #[test]

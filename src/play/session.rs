@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
 use crate::engine::{self, perfect, Forced, Level, Rng, HEURISTIC_PLIES};
+use crate::notation::settings::switch_word;
 use crate::notation::{parse_column, render_labelled, Style};
 use crate::rules::{Direction, DrawReason, Game, Outcome, Player};
 use crate::solver::{Limits, Solver};
@@ -305,7 +306,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             o.width,
             o.height,
             o.connect,
-            if o.early_draw { "on" } else { "off" },
+            switch_word(o.early_draw),
             o.style.name(),
             o.columns.name(),
             o.seed.unwrap_or(0),
