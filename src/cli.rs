@@ -13,11 +13,11 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
-use crate::book::build::{read_book, BuildError};
 use crate::book::cli::BookArgs;
 use crate::book::Book;
 use crate::play::{OptionError, PlayOptions};
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
+use crate::textio::book::{read_book, BookFileError};
 
 /// Success: the input ended or `quit` was given, every benchmark score matched.
 pub const EXIT_SUCCESS: u8 = 0;
@@ -126,7 +126,7 @@ impl SolveArgs {
     ///
     /// # Errors
     /// The `--book` file cannot be read or is not a book.
-    pub fn options(&self) -> Result<BatchOptions, BuildError> {
+    pub fn options(&self) -> Result<BatchOptions, BookFileError> {
         let mode = match (self.weak, self.analyze) {
             (true, _) => BatchMode::Weak,
             (_, true) => BatchMode::Analyze,
@@ -141,15 +141,10 @@ impl SolveArgs {
 }
 
 /// The book `--no-book` and `--book FILE` choose: none, the file's, or the built-in one.
-fn chosen_book(no_book: bool, file: Option<&Path>) -> Result<Option<Arc<Book>>, BuildError> {
+fn chosen_book(no_book: bool, file: Option<&Path>) -> Result<Option<Arc<Book>>, BookFileError> {
     match file {
         _ if no_book => Ok(None),
-        Some(path) => read_book(path)
-            .map(|book| Some(Arc::new(book)))
-            .map_err(|source| BuildError::BookFile {
-                path: path.to_path_buf(),
-                source,
-            }),
+        Some(path) => Ok(Some(Arc::new(read_book(path)?))),
         None => Ok(Book::embedded()),
     }
 }
@@ -192,7 +187,7 @@ impl BenchArgs {
     ///
     /// # Errors
     /// The `--book` file cannot be read or is not a book.
-    pub fn options(&self) -> Result<BenchOptions, BuildError> {
+    pub fn options(&self) -> Result<BenchOptions, BookFileError> {
         Ok(BenchOptions {
             step: self.step,
             limit: self.limit,

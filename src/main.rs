@@ -9,9 +9,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use c4::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchOptions};
-use c4::book::build::BuildError;
 use c4::cli::{usage_error, BenchArgs, Cli, Mode, EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE};
 use c4::protocol::{self, ugi, Exit, Options};
+use c4::textio::book::BookFileError;
 use c4::textio::describe;
 
 fn main() -> ExitCode {
@@ -89,7 +89,7 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
 }
 
 /// A `--book` file that cannot be used: said on stderr, status [`EXIT_USAGE`].
-fn unusable_book(mode: &str, e: &BuildError) -> ExitCode {
+fn unusable_book(mode: &str, e: &BookFileError) -> ExitCode {
     eprintln!("c4 {mode}: cannot load book {e}");
     ExitCode::from(EXIT_USAGE)
 }

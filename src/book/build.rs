@@ -33,6 +33,7 @@ use thiserror::Error;
 
 use super::{canonical_key, checksum, score_limit, Book, BookError};
 use crate::solver::{Limits, Position, Score, Solver};
+use crate::textio::book::BookFileError;
 use crate::textio::describe;
 
 /// The first eight bytes of a shard progress file.
@@ -58,13 +59,8 @@ pub enum BuildError {
         source: io::Error,
     },
     /// A book file that cannot be read or used.
-    #[error("{}: {source}", path.display())]
-    BookFile {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        source: BookFileError,
-    },
+    #[error("{0}")]
+    BookFile(#[from] BookFileError),
     /// A book that cannot be used.
     #[error("{path}: {source}")]
     Book {
@@ -794,50 +790,6 @@ pub fn write_book(path: &Path, book: &Book) -> Result<(), BuildError> {
     std::fs::rename(&temporary, path).map_err(io_error(path))
 }
 
-/// The largest book file read: a 7x6 book to depth 13 is about 15 MB, a format-1 one to depth 12
-/// 56 MB. A wrong path (`/dev/zero`) then costs a message, not the machine's memory.
-pub const MAX_BOOK_BYTES: u64 = 1 << 30;
-
-/// Why a book file could not be used.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BookFileError {
-    /// The system refused, in words ([`describe`]).
-    #[error("{0}")]
-    Io(String),
-    /// More bytes than any book.
-    #[error("the file has more than {MAX_BOOK_BYTES} bytes, too many for a book")]
-    TooLarge,
-    /// Not a valid book.
-    #[error(transparent)]
-    Book(#[from] BookError),
-}
-
-impl From<io::Error> for BookFileError {
-    fn from(e: io::Error) -> Self {
-        BookFileError::Io(describe(&e))
-    }
-}
-
-/// Reads and checks a book file: the one reader of book files, for the command line and the
-/// protocol's `book load`.
-///
-/// # Errors
-/// The file cannot be read, is too large, or is not a valid book.
-pub fn read_book(path: &Path) -> Result<Book, BookFileError> {
-    Ok(Book::from_bytes(&read_at_most(path, MAX_BOOK_BYTES)?)?)
-}
-
-/// The bytes of the file at `path`, or [`BookFileError::TooLarge`] past `limit` (having read
-/// one byte more, not the whole file).
-fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, BookFileError> {
-    let mut bytes = Vec::new();
-    File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(BookFileError::TooLarge);
-    }
-    Ok(bytes)
-}
-
 /// One mismatch found by [`verify`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
@@ -1267,26 +1219,6 @@ mod tests {
         assert_eq!(
             merge(&[old], &[]).unwrap().book,
             merge(&[current], &[]).unwrap().book
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_book_file_is_read_up_to_a_limit() {
-        let dir = temp_dir("limit");
-        let path = dir.join("ten.bytes");
-        std::fs::write(&path, [7u8; 10]).unwrap();
-        assert_eq!(read_at_most(&path, 10).unwrap(), vec![7u8; 10]);
-        assert_eq!(read_at_most(&path, 9), Err(BookFileError::TooLarge));
-        // A device that never ends is read only that far.
-        #[cfg(unix)]
-        assert_eq!(
-            read_at_most(Path::new("/dev/zero"), 1 << 16),
-            Err(BookFileError::TooLarge)
-        );
-        assert_eq!(
-            read_book(&dir),
-            Err(BookFileError::Io("it is a directory".into()))
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 use super::build::{self, BuildError, BuildOptions, Progress, Shard};
 use super::{Book, FORMAT_VERSION};
 use crate::solver::DEFAULT_TABLE_BITS;
+use crate::textio::book::read_book;
 
 /// The standard board, the default of `c4 book build`.
 const WIDTH: u32 = 7;
@@ -154,7 +155,7 @@ pub fn main(args: BookArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         // A book file that cannot be read, as for every command (README.md, exit status).
-        Err(e @ BuildError::BookFile { .. }) => {
+        Err(e @ BuildError::BookFile(_)) => {
             eprintln!("c4 book: {e}");
             ExitCode::from(2)
         }
@@ -365,10 +366,7 @@ fn left_out_text(book: &Book) -> String {
 
 fn load(path: Option<&Path>) -> Result<Book, BuildError> {
     match path {
-        Some(path) => build::read_book(path).map_err(|source| BuildError::BookFile {
-            path: path.to_path_buf(),
-            source,
-        }),
+        Some(path) => Ok(read_book(path)?),
         None => Book::embedded()
             .map(|b| (*b).clone())
             .ok_or_else(|| BuildError::Settings("the built-in book is corrupt".into())),

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use super::command::{is_known, BookRequest, Command, Start};
 use super::reply::{BookInUse, Ending, Response, Summary};
 use super::search::{Finished, Search, SearchError, SearchKind};
-use crate::book::build::{read_book, BookFileError};
 use crate::book::Book;
 use crate::engine::Rng;
 use crate::notation::{
@@ -19,6 +18,7 @@ use crate::notation::{
 };
 use crate::rules::{check_name, Game, MoveError, NameError, Variant};
 use crate::solver::Solver;
+use crate::textio::book::{read_book, BookFileError};
 use crate::textio::savefile::{self, SaveError};
 
 /// The protocol's version, as `protocol_version` answers: 3 since games follow standard rules
@@ -59,8 +59,8 @@ pub enum SessionError {
     #[error("{0}")]
     Search(#[from] SearchError),
     /// `book load` of a file that cannot be read or is not a valid book.
-    #[error("cannot load book {path}: {source}")]
-    Book { path: String, source: BookFileError },
+    #[error("cannot load book {0}")]
+    Book(#[from] BookFileError),
 }
 
 /// The solver's table size until `hash` changes it, in MiB.
@@ -326,7 +326,7 @@ impl Session {
                     BookRequest::On => self.book = built_in_book(),
                     BookRequest::Off => self.book = None,
                     BookRequest::Load(path) => {
-                        let book = load_book(&path)?;
+                        let book = read_book(&path)?;
                         self.book = Some((Arc::new(book), path.display().to_string()));
                     }
                 }
@@ -371,14 +371,6 @@ impl Session {
 /// The book built into c4, as `book on` names it.
 fn built_in_book() -> Option<(Arc<Book>, String)> {
     Book::embedded().map(|book| (book, "built-in".to_string()))
-}
-
-/// Reads and checks a book file for `book load`.
-fn load_book(path: &std::path::Path) -> Result<Book, SessionError> {
-    read_book(path).map_err(|source| SessionError::Book {
-        path: path.display().to_string(),
-        source,
-    })
 }
 
 /// The table size used for a request of `mib` MiB: the largest power of two not above it, since

@@ -1,7 +1,8 @@
-//! Text in and out of streams and files, shared by the front ends (the protocol, `c4 play` and
-//! `c4 bench`): bounded line reading, saved games, and I/O errors in words. Below it, the rules,
-//! notation, solver and engine do no I/O at all.
+//! Text in and out of streams and files, shared by the front ends (the protocol, `c4 play`,
+//! `c4 solve`, `c4 bench` and `c4 book`): bounded line reading, saved games, book files, and I/O
+//! errors in words. Below it, the rules, notation, solver and engine do no I/O at all.
 
+pub mod book;
 mod lines;
 pub mod savefile;
 
