@@ -25,6 +25,7 @@ use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
 use crate::notation::play_moves;
 use crate::rules::{Game, Variant};
 use crate::solver::{Position, Score, Solver, DEFAULT_TABLE_BITS};
+use crate::textio::book::built_in_book;
 use crate::textio::{describe, read_bounded_line};
 
 /// The standard board the benchmark files are written for.
@@ -81,7 +82,7 @@ impl BatchOptions {
 
 impl Default for BatchOptions {
     fn default() -> BatchOptions {
-        BatchOptions::new(BatchMode::Score, 1, Book::embedded())
+        BatchOptions::new(BatchMode::Score, 1, built_in_book())
     }
 }
 
@@ -233,7 +234,7 @@ impl Default for BenchOptions {
             table_bits: DEFAULT_TABLE_BITS,
             threads: 1,
             task: BenchTask::Solve,
-            book: Book::embedded(),
+            book: built_in_book(),
         }
     }
 }

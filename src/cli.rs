@@ -17,7 +17,7 @@ use crate::book::cli::BookArgs;
 use crate::book::Book;
 use crate::play::{OptionError, PlayOptions};
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
-use crate::textio::book::{read_book, BookFileError};
+use crate::textio::book::{built_in_book, read_book, BookFileError};
 
 /// Success: the input ended or `quit` was given, every benchmark score matched.
 pub const EXIT_SUCCESS: u8 = 0;
@@ -145,7 +145,7 @@ fn chosen_book(no_book: bool, file: Option<&Path>) -> Result<Option<Arc<Book>>, 
     match file {
         _ if no_book => Ok(None),
         Some(path) => Ok(Some(Arc::new(read_book(path)?))),
-        None => Ok(Book::embedded()),
+        None => Ok(built_in_book()),
     }
 }
 

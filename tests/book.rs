@@ -7,6 +7,7 @@ use assert_cmd::Command;
 use c4::book::build::sample_entries;
 use c4::book::{canonical_key, checksum, Book};
 use c4::solver::{Limits, Position, Score, Solver, SolverError};
+use c4::textio::book::built_in_book;
 
 /// Entries of the built-in book at its deepest ply that a search without the book confirms
 /// within this many nodes each; the others are skipped, so the test stays quick.
@@ -16,14 +17,13 @@ const CONFIRMED: usize = 24;
 
 #[test]
 fn the_built_in_book_agrees_with_live_search() {
-    let book = Book::embedded().expect("the built-in book loads");
+    let book = built_in_book().expect("the built-in book loads");
     let deepest = sample_entries(&book, usize::MAX, Some(book.depth()), 11).unwrap();
     assert!(
         deepest.len() >= CONFIRMED,
         "too few entries at the deepest ply"
     );
     let mut solver = Solver::new();
-    solver.set_book(None);
     let limits = Limits {
         max_nodes: Some(NODE_BUDGET),
         ..Limits::default()
@@ -59,7 +59,7 @@ fn the_built_in_book_agrees_with_live_search() {
 fn every_shallower_entry_is_the_best_of_its_children() {
     // The scores below the deepest ply were computed from the deepest ones: each must be the
     // negamax of its children's, which the book holds too.
-    let book = Book::embedded().expect("the built-in book loads");
+    let book = built_in_book().expect("the built-in book loads");
     let area = (book.width() * book.height()) as i32;
     let mut checked = 0;
     for (key, score) in book.entries() {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use c4::batch::{run_bench, BenchOptions};
-use c4::book::Book;
+use c4::textio::book::built_in_book;
 
 /// The samples and how many positions each holds.
 const SAMPLES: [(&str, usize); 6] = [
@@ -25,7 +25,7 @@ fn check_samples(threads: usize, book: bool) {
         let opts = BenchOptions {
             table_bits: 22,
             threads,
-            book: if book { Book::embedded() } else { None },
+            book: if book { built_in_book() } else { None },
             ..BenchOptions::default()
         };
         let mut summary = Vec::new();

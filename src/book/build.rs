@@ -323,7 +323,6 @@ pub fn build_shard(
             let bits = options.table_bits;
             std::thread::spawn(move || {
                 let mut solver = Solver::with_table_bits(bits);
-                solver.set_book(None);
                 loop {
                     let first = next.fetch_add(CHUNK, Ordering::Relaxed);
                     if first >= todo.len() {
@@ -830,7 +829,6 @@ pub fn verify(
     }
     let chosen = sample_entries(book, sample, ply, seed)?;
     let mut solver = Solver::new();
-    solver.set_book(None);
     let mut mismatches = Vec::new();
     let start = Instant::now();
     for (done, (position, expected)) in chosen.iter().enumerate() {
@@ -904,7 +902,6 @@ mod tests {
     /// Plain minimax, no book: the truth for small boards.
     fn exact(position: &Position) -> Score {
         let mut solver = Solver::with_table_bits(16);
-        solver.set_book(None);
         solver.solve(position)
     }
 

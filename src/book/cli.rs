@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 use super::build::{self, BuildError, BuildOptions, Progress, Shard};
 use super::{Book, FORMAT_VERSION};
 use crate::solver::DEFAULT_TABLE_BITS;
-use crate::textio::book::read_book;
+use crate::textio::book::{built_in_book, read_book};
 
 /// The standard board, the default of `c4 book build`.
 const WIDTH: u32 = 7;
@@ -222,7 +222,7 @@ pub fn run(
                 limit: args.limit,
                 import: args.import,
                 // The shipped book, when it holds the level above the one solved.
-                parents: Book::embedded().filter(|b| {
+                parents: built_in_book().filter(|b| {
                     b.depth() + 1 >= args.depth
                         && b.width() == args.width
                         && b.height() == args.height
@@ -367,7 +367,7 @@ fn left_out_text(book: &Book) -> String {
 fn load(path: Option<&Path>) -> Result<Book, BuildError> {
     match path {
         Some(path) => Ok(read_book(path)?),
-        None => Book::embedded()
+        None => built_in_book()
             .map(|b| (*b).clone())
             .ok_or_else(|| BuildError::Settings("the built-in book is corrupt".into())),
     }

@@ -58,7 +58,6 @@ pub mod cli;
 pub mod numbering;
 
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
@@ -83,9 +82,6 @@ const DIRECTORY_SPAN: u64 = 512;
 /// The most plies left out one after another: a lookup there costs up to 7^n lookups of the
 /// next stored ply (49 for two).
 pub const MAX_LEFT_OUT_IN_A_ROW: u32 = 2;
-
-/// The book shipped inside the binary (see README.md, "The opening book").
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../book/c4.book");
 
 /// Why a book file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -276,14 +272,6 @@ fn header_bytes(depth: u32) -> usize {
     FIXED_HEADER_BYTES + PLY_RECORD_BYTES * (depth as usize + 1)
 }
 
-/// Reads one byte of each memory page of `bytes`, so that the system maps them all in.
-fn touch_pages(bytes: &[u8]) {
-    const PAGE: usize = 4096;
-    for page in bytes.chunks(PAGE) {
-        std::hint::black_box(page[0]);
-    }
-}
-
 impl Book {
     /// A book of `width` x `height` positions complete to `depth` stones, every ply stored, from
     /// (canonical key, score) pairs in any order.
@@ -369,6 +357,17 @@ impl Book {
         let book = Book::parse(Cow::Owned(bytes.to_vec()))?;
         book.check_contents()?;
         Ok(book)
+    }
+
+    /// Reads a book where its bytes lie, from a version 3 file compiled into the binary: only
+    /// the header is read and checked, so that the contents cost nothing until a lookup reads
+    /// them. The unchecked twin of [`Book::from_bytes`], for bytes that a test checks in full
+    /// with it: contents that contradict the header give wrong scores, or a panic, at lookup.
+    ///
+    /// # Errors
+    /// A header that is not a version 3 book's, or does not match the file's length.
+    pub fn from_static_unchecked(bytes: &'static [u8]) -> Result<Book, BookError> {
+        Book::parse(Cow::Borrowed(bytes))
     }
 
     /// The header of a version 3 file, and the book that reads it; the contents are not
@@ -592,33 +591,6 @@ impl Book {
     /// The bytes of the book file (always the current version).
     pub fn to_bytes(&self) -> Vec<u8> {
         self.bytes.to_vec()
-    }
-
-    /// The book compiled into the binary, read at first use; `None` only if it were corrupt,
-    /// which a test rules out. Its contents are not checked at run time: they are compiled in,
-    /// and the test checks them all, so the first search does not pay for it.
-    pub fn embedded() -> Option<Arc<Book>> {
-        static EMBEDDED: OnceLock<Option<Arc<Book>>> = OnceLock::new();
-        EMBEDDED
-            .get_or_init(|| {
-                // The bytes lie in the binary's file, mapped but not yet read: the first lookup
-                // on each of its pages waits for the system to map it in (a lookup near the
-                // book's depth took 10 times longer the first time, 45 µs instead of 3 µs for
-                // the 49 lookups of a ply-11 analysis). One pass over the pages, beside the
-                // caller, maps them in: about half a millisecond of processor time.
-                let _ = std::thread::Builder::new()
-                    .name("book pages".into())
-                    .spawn(|| touch_pages(EMBEDDED_BYTES));
-                Book::parse(Cow::Borrowed(EMBEDDED_BYTES))
-                    .ok()
-                    .map(Arc::new)
-            })
-            .clone()
-    }
-
-    /// The size in bytes of the embedded book file.
-    pub fn embedded_file_bytes() -> usize {
-        EMBEDDED_BYTES.len()
     }
 
     /// Board columns.
@@ -1342,15 +1314,5 @@ mod tests {
             assert_eq!(position_of_key(7, 6, p.key()), Ok(p), "{moves}");
         }
         assert!(position_of_key(7, 6, 0b10).is_err());
-    }
-
-    #[test]
-    fn the_embedded_book_loads() {
-        let book = Book::embedded().expect("the embedded book parses");
-        // At run time only its header is read: here everything is checked.
-        assert_eq!(Book::from_bytes(EMBEDDED_BYTES).as_ref(), Ok(book.as_ref()));
-        assert_eq!((book.width(), book.height()), (7, 6));
-        assert!(book.depth() >= 4);
-        assert_eq!(book.score(&pos("")), Some(Score::new(1)));
     }
 }

@@ -314,8 +314,6 @@ mod tests {
             ..Limits::default()
         };
         let empty = Game::standard_after(&[]);
-        // The opening book would answer without searching: the fallback is under test.
-        solver.set_book(None);
         let c = choose(
             &empty,
             Level::Perfect,

@@ -328,11 +328,7 @@ mod tests {
         // the position's search, then a test of each column until one keeps the score.
         let moves: Vec<u64> = "36641613257".bytes().map(|b| u64::from(b - b'0')).collect();
         let g = Game::standard_after(&moves);
-        let fresh = || {
-            let mut solver = Solver::with_table_bits(16);
-            solver.set_book(None);
-            solver
-        };
+        let fresh = || Solver::with_table_bits(16);
         let mut solver = fresh();
         score(&g, &mut solver, &Limits::default()).unwrap();
         let alone = solver.nodes();

@@ -11,6 +11,7 @@ use crate::notation::settings::switch_word;
 use crate::notation::{parse_column, render_labelled, Style};
 use crate::rules::{Direction, DrawReason, Game, Outcome, Player};
 use crate::solver::{Limits, Solver};
+use crate::textio::book::built_in_book;
 use crate::textio::{read_bounded_line, savefile};
 
 /// Positions the solver may search for one hint before the heuristic answers instead: a person
@@ -721,7 +722,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
     }
 }
 
-/// The solver in `slot`, made on first use, when `wanted` and it can play `game`.
+/// The solver in `slot`, made on first use with the built-in book, when `wanted` and it can
+/// play `game`.
 fn solver_for<'a>(
     slot: &'a mut Option<Solver>,
     game: &Game,
@@ -730,7 +732,11 @@ fn solver_for<'a>(
     if !wanted || perfect::solver_position(game).is_err() {
         return None;
     }
-    Some(slot.get_or_insert_with(Solver::new))
+    Some(slot.get_or_insert_with(|| {
+        let mut solver = Solver::new();
+        solver.set_book(built_in_book());
+        solver
+    }))
 }
 
 /// An error message as a sentence: capital first letter, full stop.

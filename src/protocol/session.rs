@@ -18,7 +18,7 @@ use crate::notation::{
 };
 use crate::rules::{check_name, Game, MoveError, NameError, Variant};
 use crate::solver::Solver;
-use crate::textio::book::{read_book, BookFileError};
+use crate::textio::book::{built_in_book, read_book, BookFileError};
 use crate::textio::savefile::{self, SaveError};
 
 /// The protocol's version, as `protocol_version` answers: 3 since games follow standard rules
@@ -122,7 +122,7 @@ impl Session {
             solver: None,
             hash_mib: DEFAULT_HASH_MIB,
             threads: 1,
-            book: built_in_book(),
+            book: built_in(),
             rng: Rng::new(DEFAULT_SEED),
         }
     }
@@ -323,7 +323,7 @@ impl Session {
             Command::Book(request) => {
                 match request {
                     BookRequest::Show => {}
-                    BookRequest::On => self.book = built_in_book(),
+                    BookRequest::On => self.book = built_in(),
                     BookRequest::Off => self.book = None,
                     BookRequest::Load(path) => {
                         let book = read_book(&path)?;
@@ -369,8 +369,8 @@ impl Session {
 }
 
 /// The book built into c4, as `book on` names it.
-fn built_in_book() -> Option<(Arc<Book>, String)> {
-    Book::embedded().map(|book| (book, "built-in".to_string()))
+fn built_in() -> Option<(Arc<Book>, String)> {
+    built_in_book().map(|book| (book, "built-in".to_string()))
 }
 
 /// The table size used for a request of `mib` MiB: the largest power of two not above it, since

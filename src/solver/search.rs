@@ -103,11 +103,9 @@ pub struct Solver {
     /// The board of the last search: keys only identify positions of one board size, so the
     /// tables are cleared when it changes.
     board: Option<Geometry>,
-    /// Exact scores of the opening, consulted before searching a position it holds.
+    /// Exact scores of the opening, consulted before searching a position it holds: the book
+    /// the caller handed in, none until then.
     book: Option<Arc<Book>>,
-    /// Whether `book` is yet to be the one compiled into the binary: parsing it waits for the
-    /// first search, so that a solver whose book is switched off first never holds it in memory.
-    book_pending: bool,
     /// The book's depth when it is for the board of this search, else -1: positions with more
     /// stones skip the book at the cost of one comparison.
     book_depth: i32,
@@ -133,12 +131,6 @@ impl Solver {
             None,
             None,
         )
-        .with_pending_book()
-    }
-
-    fn with_pending_book(mut self) -> Solver {
-        self.book_pending = true;
-        self
     }
 
     fn on_tables(
@@ -160,38 +152,28 @@ impl Solver {
             mirror: false,
             board,
             book,
-            book_pending: false,
             book_depth: -1,
         }
     }
 
-    /// Looks positions up in `book` (or in none) before searching them. Every solver starts with
-    /// the book compiled into the binary ([`Book::embedded`]).
+    /// Looks positions up in `book` (or in none) before searching them. A new solver consults
+    /// none: which book, if any, is the caller's choice (the front ends hand in the one built
+    /// into the binary unless told otherwise).
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
-        self.book_pending = false;
     }
 
     /// The book this solver consults, if any.
-    pub fn book(&mut self) -> Option<&Arc<Book>> {
-        self.load_pending_book();
+    pub fn book(&self) -> Option<&Arc<Book>> {
         self.book.as_ref()
     }
 
     /// The score of `position` in the book this solver consults, when the book holds it.
-    pub fn known_score(&mut self, position: &Position) -> Option<Score> {
-        self.load_pending_book();
+    pub fn known_score(&self, position: &Position) -> Option<Score> {
         self.book_score(position)
     }
 
-    /// Parses the book compiled into the binary if this solver is yet to consult it.
-    fn load_pending_book(&mut self) {
-        if self.book_pending {
-            self.set_book(Book::embedded());
-        }
-    }
-
-    /// The book's score of `position` when the book holds it (once any pending book is loaded).
+    /// The book's score of `position` when the book holds it.
     #[inline(never)]
     fn book_score(&self, position: &Position) -> Option<Score> {
         self.book.as_ref()?.score(position)
@@ -199,8 +181,7 @@ impl Solver {
 
     /// The least score of `position` that the book's scores of its parents allow
     /// ([`Book::floor`]).
-    fn known_floor(&mut self, position: &Position) -> Option<Score> {
-        self.load_pending_book();
+    fn known_floor(&self, position: &Position) -> Option<Score> {
         self.book.as_ref()?.floor(position)
     }
 
@@ -309,7 +290,6 @@ impl Solver {
         likely_floor: Option<Score>,
         limits: &Limits,
     ) -> Result<Score, SolverError> {
-        self.load_pending_book();
         let (mut lower, mut upper) = match terminal_score(position) {
             Some(score) => return Ok(Score::new(score as i8)),
             None => root_bounds(position),
@@ -386,7 +366,6 @@ impl Solver {
         bound: Score,
         limits: &Limits,
     ) -> Result<bool, SolverError> {
-        self.load_pending_book();
         let bound = i32::from(bound.value());
         if let Some(score) = terminal_score(position) {
             return Ok(score <= bound);
@@ -434,7 +413,6 @@ impl Solver {
         position: &Position,
         limits: &Limits,
     ) -> Result<Outcome, SolverError> {
-        self.load_pending_book();
         if let Some(score) = terminal_score(position) {
             return Ok(Score::new(score as i8).outcome());
         }
@@ -472,7 +450,6 @@ impl Solver {
         position: &Position,
         limits: &Limits,
     ) -> Result<Vec<Option<Score>>, SolverError> {
-        self.load_pending_book();
         let finished = position.is_won() || position.is_full();
         let area = position.geometry().area() as i32;
         let moves = position.moves_played() as i32;
@@ -572,9 +549,7 @@ impl Solver {
         let Some((first, ..)) = searches.first() else {
             return;
         };
-        // Settles the book and the board first, so that no thread clears the shared table
-        // under another and every helper consults the same book.
-        self.load_pending_book();
+        // Settles the board first, so that no thread clears the shared table under another.
         self.arm(first, &limits());
         let next = AtomicUsize::new(0);
         let stopped = AtomicBool::new(false);
@@ -1048,7 +1023,9 @@ fn root_bounds(position: &Position) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::canonical_key;
     use proptest::prelude::*;
+    use std::collections::HashMap;
 
     /// Plain minimax over every move: no pruning, no table, no move ordering.
     fn exhaustive(position: &Position) -> i32 {
@@ -1216,7 +1193,6 @@ mod tests {
                 position.play_column(column).unwrap();
             }
             let mut solver = Solver::with_table_bits(16);
-            solver.set_book(None);
             assert_eq!(i32::from(solver.solve(&position).value()), score);
             position.play_column(0).unwrap();
             assert_eq!(i32::from(solver.solve(&position).value()), -score);
@@ -1237,14 +1213,13 @@ mod tests {
         assert!(positions.len() >= 20, "{}", positions.len());
         let entries = positions
             .iter()
-            .map(|(p, score)| (crate::book::canonical_key(p), Score::new(*score as i8)));
+            .map(|(p, score)| (canonical_key(p), Score::new(*score as i8)));
         let book = Arc::new(Book::from_scores(5, 4, 10, entries.collect::<Vec<_>>()).unwrap());
         let (mut analyzed, mut analyzed_plain) = (0, 0);
         let (mut bounded_nodes, mut floor_first_nodes) = (0, 0);
         for (position, score) in &positions {
             for (below, above) in [(0, 0), (3, 0), (0, 2), (1, 1), (20, 20)] {
                 let mut solver = Solver::with_table_bits(16);
-                solver.set_book(None);
                 let found = solver.solve_between(
                     position,
                     Score::new((score - below) as i8),
@@ -1253,7 +1228,6 @@ mod tests {
                 );
                 assert_eq!(found.unwrap().value() as i32, *score, "{position:?}");
                 let mut solver = Solver::with_table_bits(16);
-                solver.set_book(None);
                 let floor = Score::new((score - below) as i8);
                 let found = solver.solve_above(position, floor, &Limits::default());
                 assert_eq!(found.unwrap().value() as i32, *score, "{position:?}");
@@ -1261,19 +1235,16 @@ mod tests {
             // A floor that is the score is probed first: one search proves it.
             let exact = Score::new(*score as i8);
             let mut bounded = Solver::with_table_bits(16);
-            bounded.set_book(None);
             bounded
                 .solve_between(position, exact, Score::new(i8::MAX), &Limits::default())
                 .unwrap();
             let mut from_floor = Solver::with_table_bits(16);
-            from_floor.set_book(None);
             from_floor
                 .solve_above(position, exact, &Limits::default())
                 .unwrap();
             bounded_nodes += bounded.nodes();
             floor_first_nodes += from_floor.nodes();
             let mut plain = Solver::with_table_bits(16);
-            plain.set_book(None);
             let mut with_book = Solver::with_table_bits(16);
             with_book.set_book(Some(Arc::clone(&book)));
             assert_eq!(
@@ -1313,17 +1284,20 @@ mod tests {
     }
 
     #[test]
-    fn a_new_solver_consults_the_built_in_book_unless_it_is_switched_off_first() {
+    fn a_new_solver_consults_no_book_until_one_is_handed_in() {
         let empty = Position::new(7, 6).unwrap();
+        let fresh = Solver::new();
+        assert!(fresh.book().is_none());
+        assert_eq!(fresh.known_score(&empty), None);
+        let book = Book::from_scores(7, 6, 0, [(canonical_key(&empty), Score::new(1))]).unwrap();
         let mut solver = Solver::new();
+        solver.set_book(Some(Arc::new(book)));
         assert_eq!(solver.solve(&empty).value(), 1);
         assert_eq!(solver.nodes(), 0, "answered by the book, not searched");
-        assert_eq!(Solver::new().known_score(&empty), Some(Score::new(1)));
-        assert!(Solver::new().book().is_some());
-        let mut without = Solver::new();
-        without.set_book(None);
-        assert!(without.book().is_none());
-        assert_eq!(without.known_score(&empty), None);
+        assert_eq!(solver.known_score(&empty), Some(Score::new(1)));
+        solver.set_book(None);
+        assert!(solver.book().is_none());
+        assert_eq!(solver.known_score(&empty), None);
     }
 
     #[test]
@@ -1343,11 +1317,9 @@ mod tests {
         let columns: Vec<u8> = b"36641613257".iter().map(|c| c - b'1').collect();
         let position = Position::from_moves(7, 6, &columns).unwrap();
         let mut alone = Solver::with_table_bits(20);
-        alone.set_book(None);
         let expected = alone.solve(&position);
         assert_eq!(expected.value(), 6);
         let mut pair = Solver::with_table_bits(20);
-        pair.set_book(None);
         pair.set_threads(2);
         assert_eq!(pair.solve(&position), expected);
         assert!(pair.nodes() > PARALLEL_MIN_NODES);
@@ -1386,8 +1358,6 @@ mod tests {
         for position in &positions {
             let mut alone = Solver::with_table_bits(18);
             let mut pair = Solver::with_table_bits(18);
-            alone.set_book(None);
-            pair.set_book(None);
             pair.set_threads(2);
             assert_eq!(
                 pair.analyze(position),
@@ -1399,17 +1369,28 @@ mod tests {
         }
         let full = &positions[3];
         assert!(!full.can_play(3) && full.is_winning_move(0));
-        // Inside the book nothing is searched, on any thread.
+        // Inside the book nothing is searched, on any thread: a book of every child of `44`
+        // (a mirror pair shares an entry; the scores do not matter here) answers each column.
+        let opening = standard("44");
+        let children: HashMap<u64, Score> = (0..7)
+            .map(|column| {
+                let mut child = opening;
+                child.play_column(column).unwrap();
+                (canonical_key(&child), Score::DRAW)
+            })
+            .collect();
         let mut pair = Solver::new();
+        pair.set_book(Some(Arc::new(
+            Book::from_scores(7, 6, 3, children).unwrap(),
+        )));
         pair.set_threads(2);
-        assert!(pair.analyze(&standard("44")).iter().all(Option::is_some));
+        assert_eq!(pair.analyze(&opening), vec![Some(Score::DRAW); 7]);
         assert_eq!(pair.nodes(), 0);
 
         // Once a column's search is stopped, no other column starts: each of the two threads
         // searches one column until it looks at its limits.
         let mut pair = Solver::with_table_bits(18);
         pair.set_threads(2);
-        pair.set_book(None);
         let stopped = Limits {
             stop: Some(Arc::new(AtomicBool::new(true))),
             ..Limits::default()
@@ -1513,7 +1494,6 @@ mod tests {
         let position = Position::from_moves(7, 6, &[3, 3]).unwrap();
         let mut solver = Solver::with_table_bits(18);
         // The opening book would answer at once: the search is what is under test.
-        solver.set_book(None);
         let few_nodes = Limits {
             max_nodes: Some(10_000),
             ..Limits::default()
