@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::book::Book;
 use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
 use crate::notation::play_moves;
 use crate::rules::{Game, Variant};
+use crate::solver::book::Book;
 use crate::solver::{Position, Score, Solver, DEFAULT_TABLE_BITS};
 use crate::textio::book::built_in_book;
 use crate::textio::{describe, read_bounded_line};

@@ -13,9 +13,9 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
-use crate::book::cli::BookArgs;
-use crate::book::Book;
+use crate::bookbuild::cli::BookArgs;
 use crate::play::{OptionError, PlayOptions};
+use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 

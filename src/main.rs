@@ -54,7 +54,7 @@ fn main() -> ExitCode {
                 },
             },
         },
-        Some(Mode::Book(args)) => return c4::book::cli::main(args),
+        Some(Mode::Book(args)) => return c4::bookbuild::cli::main(args),
         Some(Mode::Ugi) => {
             let stdin = io::BufReader::new(io::stdin());
             let stdout = BufWriter::new(io::stdout());

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use c4::book::build::sample_entries;
-use c4::book::{canonical_key, checksum, Book};
+use c4::bookbuild::sample_entries;
+use c4::solver::book::{canonical_key, checksum, position_of_key, Book};
 use c4::solver::{Limits, Position, Score, Solver, SolverError};
 use c4::textio::book::built_in_book;
 
@@ -63,7 +63,7 @@ fn every_shallower_entry_is_the_best_of_its_children() {
     let area = (book.width() * book.height()) as i32;
     let mut checked = 0;
     for (key, score) in book.entries() {
-        let position = c4::book::position_of_key(book.width(), book.height(), key).unwrap();
+        let position = position_of_key(book.width(), book.height(), key).unwrap();
         if position.moves_played() == book.depth() {
             continue;
         }

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use super::command::{is_known, BookRequest, Command, Start};
 use super::reply::{BookInUse, Ending, Response, Summary};
 use super::search::{Finished, Search, SearchError, SearchKind};
-use crate::book::Book;
 use crate::engine::Rng;
 use crate::notation::{
     fen_of, play_sequence, render, token_list, FenPositionError, SequenceError,
     SettingsVariantError, Style,
 };
 use crate::rules::{check_name, Game, MoveError, NameError, Variant};
+use crate::solver::book::Book;
 use crate::solver::Solver;
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 use crate::textio::savefile::{self, SaveError};

@@ -1,11 +1,13 @@
-//! Exact two-player solver: the bitboard [`Position`], the [`Score`] convention, and the
-//! [`Solver`] search; no I/O, and nothing about more than two players or other line lengths.
+//! Exact two-player solver: the bitboard [`Position`], the [`Score`] convention, the [`Solver`]
+//! search, and the opening [`book`] a caller may hand it; no I/O, and nothing about more than two
+//! players or other line lengths.
 //!
 //! Scores are from the side to move: a win on ply `p` (the stones on the board once the winning
 //! one is down) scores `(width * height + 2 - p) / 2`, rounded down (22 minus the winner's stones
 //! on 7x6), a loss the negative, a draw 0. Perfect play wins as fast and loses as slowly as
 //! possible.
 
+pub mod book;
 mod order;
 mod position;
 mod search;

@@ -6,11 +6,11 @@ use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use super::book::Book;
 use super::order::{centre_out, MoveList, MAX_WIDTH};
 use super::position::{has_stacked_threats_over, Geometry};
 use super::table::{Bounds, Table};
 use super::{Outcome, Position, Score, SolverError};
-use crate::book::Book;
 
 /// The default table: 2^18 entries, 2 MiB. With the 1 MiB near-leaf table most probes hit the
 /// processor's caches, which pays for the positions a larger table would keep. Against 2^20
@@ -1023,7 +1023,7 @@ fn root_bounds(position: &Position) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::canonical_key;
+    use crate::solver::book::canonical_key;
     use proptest::prelude::*;
     use std::collections::HashMap;
 

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 use super::describe;
-use crate::book::{Book, BookError};
+use crate::solver::book::{Book, BookError};
 
 /// The book shipped inside the binary (see README.md, "The opening book").
 static BUILT_IN_BYTES: &[u8] = include_bytes!("../../book/c4.book");

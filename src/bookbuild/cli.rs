@@ -1,5 +1,5 @@
 //! `c4 book`: the command line of the book builder (build, merge, verify, info) as clap
-//! arguments, and running them over an output handed in; the work itself is in [`super::build`].
+//! arguments, and running them over an output handed in; the work itself is in [`super`].
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use super::build::{self, BuildError, BuildOptions, Progress, Shard};
-use super::{Book, FORMAT_VERSION};
+use super::{BuildError, BuildOptions, Progress, Shard};
+use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
 use crate::solver::DEFAULT_TABLE_BITS;
 use crate::textio::book::{built_in_book, read_book};
 
@@ -205,10 +205,10 @@ pub fn run(
     match args.command {
         BookCommand::Build(args) => {
             // Said before the hours of solving, not after.
-            if let Some(ply) = super::misplaced_left_out(args.depth, &args.leave_out) {
+            if let Some(ply) = misplaced_left_out(args.depth, &args.leave_out) {
                 let depth = args.depth;
                 return Err(BuildError::Settings(
-                    super::BookError::Derived { ply, depth }.to_string(),
+                    BookError::Derived { ply, depth }.to_string(),
                 ));
             }
             let shard = args.shard.map_or(Shard::ALL, |s| s.0);
@@ -228,9 +228,9 @@ pub fn run(
                         && b.height() == args.height
                 }),
             };
-            let path = build::shard_path(&args.dir, args.depth, shard);
+            let path = super::shard_path(&args.dir, args.depth, shard);
             let start = Instant::now();
-            let report = build::build_shard(&path, &options, &mut bar)?;
+            let report = super::build_shard(&path, &options, &mut bar)?;
             bar.finish();
             let elapsed = start.elapsed();
             writeln!(
@@ -263,10 +263,10 @@ pub fn run(
         BookCommand::Verify(args) => {
             let book = load(args.book.as_deref())?;
             let (mismatches, checked) =
-                build::verify(&book, args.sample, args.ply, args.seed, &mut bar)?;
+                super::verify(&book, args.sample, args.ply, args.seed, &mut bar)?;
             bar.finish();
             for m in &mismatches {
-                let position = super::position_of_key(book.width(), book.height(), m.key)
+                let position = position_of_key(book.width(), book.height(), m.key)
                     .map_err(|e| BuildError::Settings(e.to_string()))?;
                 writeln!(
                     out,
@@ -331,8 +331,8 @@ fn merge_into(
     book_path: &Path,
     out: &mut dyn Write,
 ) -> Result<(), BuildError> {
-    let report = build::merge(shards, left_out)?;
-    build::write_book(book_path, &report.book)?;
+    let report = super::merge(shards, left_out)?;
+    super::write_book(book_path, &report.book)?;
     writeln!(
         out,
         "{}: depth {}, {} entries ({} solved at depth {}){}, {} bytes",

@@ -1,6 +1,8 @@
-//! Building a book: enumerating the positions up to a depth, solving the deepest ones in shards
-//! with worker threads into resumable progress files, and merging the shards into a [`Book`].
-//! The only part of the book that touches files; called from the command line.
+//! Building opening books, above the solver: enumerating the positions up to a depth, solving
+//! the deepest ones in shards with worker threads into resumable progress files, merging the
+//! shards into a [`Book`], writing it, and checking a book against the search; [`cli`] is the
+//! `c4 book` command line. The book's file format and lookup are the solver's
+//! ([`crate::solver::book`]).
 //!
 //! # The shard progress file, format version 2
 //!
@@ -21,6 +23,8 @@
 //! halves the size, which matters for deep books (4.2 million records at depth 12) whose
 //! progress is committed as it goes.
 
+pub mod cli;
+
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -31,7 +35,10 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::{canonical_key, checksum, score_limit, Book, BookError};
+use crate::solver::book::{
+    canonical_key, checksum, misplaced_left_out, position_of_key, score_from_children, score_limit,
+    Book, BookError,
+};
 use crate::solver::{Limits, Position, Score, Solver};
 use crate::textio::book::BookFileError;
 use crate::textio::describe;
@@ -693,10 +700,10 @@ pub fn merge(paths: &[PathBuf], left_out: &[u32]) -> Result<MergeReport, BuildEr
         )));
     }
     // Said before the merge's minutes of work, not after.
-    if let Some(ply) = super::misplaced_left_out(header.depth, left_out) {
+    if let Some(ply) = misplaced_left_out(header.depth, left_out) {
         let depth = header.depth;
         return Err(BuildError::Settings(
-            super::BookError::Derived { ply, depth }.to_string(),
+            BookError::Derived { ply, depth }.to_string(),
         ));
     }
     let book = book_from_leaves(
@@ -763,10 +770,9 @@ pub fn book_from_leaves(
         deepest.iter().map(|key| (*key, leaf_scores[key])).collect();
     for level in levels[..depth as usize].iter().rev() {
         for position in level.iter().filter(|p| needs_entry(p)) {
-            let score = super::score_from_children(position, |child| {
-                scores.get(&canonical_key(child)).copied()
-            })
-            .expect("every child of an enumerated position is enumerated or wins at once");
+            let score =
+                score_from_children(position, |child| scores.get(&canonical_key(child)).copied())
+                    .expect("every child of an enumerated position is enumerated or wins at once");
             scores.insert(canonical_key(position), score);
         }
     }
@@ -858,7 +864,7 @@ pub fn sample_entries(
 ) -> Result<Vec<(Position, Score)>, BuildError> {
     let mut all = Vec::new();
     for (key, score) in book.entries() {
-        let position = super::position_of_key(book.width(), book.height(), key)
+        let position = position_of_key(book.width(), book.height(), key)
             .map_err(|e| BuildError::Settings(format!("book entry with key {key:#x}: {e}")))?;
         if ply.is_none_or(|p| position.moves_played() == p) {
             all.push((mix(key ^ seed), position, score));
@@ -875,6 +881,7 @@ pub fn sample_entries(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::book::numbering::Numbering;
 
     fn options(depth: u32, shard: Shard) -> BuildOptions {
         BuildOptions {
@@ -925,6 +932,26 @@ mod tests {
             })
             .collect();
         assert_eq!(counts, [1, 7, 49, 238, 1120, 4263, 16422]);
+    }
+
+    #[test]
+    fn every_position_has_its_own_number_that_decodes_to_it() {
+        // The book file's numbering, over every position a build enumerates.
+        for (width, height, depth) in [(7, 6, 6), (5, 4, 8), (4, 5, 7), (3, 3, 9)] {
+            let numbering = Numbering::new(width, height, depth).unwrap();
+            let mut seen = HashSet::new();
+            for level in enumerate(width, height, depth).unwrap() {
+                for position in level {
+                    let number = numbering.number(&position);
+                    assert!(number < numbering.len());
+                    assert!(seen.insert(number), "{position:?}");
+                    assert_eq!(
+                        numbering.key_of_number(number),
+                        Some(canonical_key(&position))
+                    );
+                }
+            }
+        }
     }
 
     #[test]

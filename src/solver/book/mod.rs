@@ -1,6 +1,8 @@
-//! The opening book: exact scores of every position up to a depth, looked up by the [`Solver`]
-//! before it searches; owns the book file format and the lookup, not the search. Building a book
-//! (files, threads, shards) lives in [`build`], called only from the command line.
+//! The opening book, a leaf of the solver: exact scores of every position up to a depth, which
+//! the [`Solver`](super::Solver) looks up before it searches when it is handed a book; owns the
+//! book file format and the lookup, over bytes handed in, and does no I/O. Reading book files and
+//! the book built into the binary are [`crate::textio::book`]'s; building books (files, threads,
+//! shards) is [`crate::bookbuild`]'s, above the solver.
 //!
 //! # The book file, format version 3
 //!
@@ -53,15 +55,13 @@
 //! entry per position, `canonical key << 8 | score as u8`, sorted) are still read, and laid out
 //! in version 3 when loaded.
 
-pub mod build;
-pub mod cli;
 pub mod numbering;
 
 use std::borrow::Cow;
 
 use thiserror::Error;
 
-use crate::solver::{Position, Score};
+use super::{Position, Score, SolverError};
 use numbering::Numbering;
 
 /// The first eight bytes of a book file.
@@ -935,12 +935,8 @@ pub fn checksum(header: &[u8], body: &[u8]) -> u64 {
 /// The position whose [`Position::key`] is `key` on a `width` x `height` board.
 ///
 /// # Errors
-/// [`crate::solver::SolverError`] when no position has this key.
-pub fn position_of_key(
-    width: u32,
-    height: u32,
-    key: u64,
-) -> Result<Position, crate::solver::SolverError> {
+/// [`SolverError`] when no position has this key.
+pub fn position_of_key(width: u32, height: u32, key: u64) -> Result<Position, SolverError> {
     // Per column, key = current + mask where mask is the h lowest bits: key + 1 has its top bit
     // at h, and the current player's stones are the rest.
     let stride = height + 1;
@@ -956,7 +952,7 @@ pub fn position_of_key(
     }
     let position = Position::from_stones(width, height, current, mask ^ current)?;
     if position.key() != key {
-        return Err(crate::solver::SolverError::InvalidStones {
+        return Err(SolverError::InvalidStones {
             reason: "the key does not describe a position",
         });
     }
