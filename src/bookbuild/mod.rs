@@ -1,33 +1,16 @@
 //! Building opening books, above the solver: enumerating the positions up to a depth, solving
-//! the deepest ones in shards with worker threads into resumable progress files, merging the
-//! shards into a [`Book`], writing it, and checking a book against the search; [`cli`] is the
-//! `c4 book` command line. The book's file format and lookup are the solver's
-//! ([`crate::solver::book`]).
-//!
-//! # The shard progress file, format version 2
-//!
-//! Little-endian. A 32-byte header, then one 8-byte record per solved position, appended as
-//! each is solved:
-//!
-//! ```text
-//! header: 0 "c4-shard" | 8 version u32 (2) | 12 width u8, height u8, depth u8, 0 |
-//!         16 shard index u32 | 20 shard count u32 | 24 check u64 = checksum(bytes 0..24)
-//! record: canonical key << 8 | score as u8 (a u64, like a book entry)
-//! ```
-//!
-//! A short last record can only have been torn by a kill: it is cut off when the file is opened
-//! again, and that position is solved again. A record whose score is out of range, or whose key
-//! is not a position of the shard, is corruption and refuses the file. Version 1 files (16-byte
-//! records: key u64, score i8, three zero bytes, then the low half of [`checksum`] of those 12
-//! bytes as a u32) are still read, resumed in their own format, imported and merged; version 2
-//! halves the size, which matters for deep books (4.2 million records at depth 12) whose
-//! progress is committed as it goes.
+//! the deepest ones in shards with worker threads into resumable progress files (their format
+//! in `progress.rs`), merging the shards into a [`Book`], writing it, and checking a book
+//! against the search; [`cli`] is the `c4 book` command line. The book's file format and lookup
+//! are the solver's ([`crate::solver::book`]).
 
 pub mod cli;
+mod progress;
+
+pub use progress::shard_path;
 
 use std::collections::{HashMap, HashSet};
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -36,18 +19,13 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::solver::book::{
-    canonical_key, checksum, misplaced_left_out, position_of_key, score_from_children, score_limit,
-    Book, BookError,
+    canonical_key, misplaced_left_out, position_of_key, score_from_children, Book, BookError,
 };
 use crate::solver::{Limits, Position, Score, Solver};
 use crate::textio::book::BookFileError;
 use crate::textio::describe;
+use progress::{not_a_position, open_progress, read_progress, ProgressFile, ShardHeader};
 
-/// The first eight bytes of a shard progress file.
-const SHARD_MAGIC: &[u8; 8] = b"c4-shard";
-/// The version new progress files are written in; [`RecordFormat`] reads both.
-const SHARD_VERSION: u32 = 2;
-const SHARD_HEADER_BYTES: usize = 32;
 /// The deepest book this code builds: keys and counts of deeper ones would not fit in memory.
 pub const MAX_DEPTH: u32 = 16;
 /// Consecutive positions a worker takes at once: neighbours in enumeration order share much of
@@ -237,14 +215,6 @@ impl Progress for () {
     fn update(&mut self, _: usize, _: usize, _: usize, _: Duration) {}
 }
 
-/// The name of a shard's progress file in `dir`.
-pub fn shard_path(dir: &Path, depth: u32, shard: Shard) -> PathBuf {
-    dir.join(format!(
-        "depth{depth}-shard{}-of{}.progress",
-        shard.index, shard.count
-    ))
-}
-
 /// Solves the deepest positions of `options.shard` into the progress file at `path`, resuming
 /// it if it exists: solved positions are skipped, a torn last record is cut off.
 ///
@@ -384,261 +354,6 @@ pub fn build_shard(
         torn,
         imported,
     })
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ShardHeader {
-    width: u32,
-    height: u32,
-    depth: u32,
-    shard: Shard,
-}
-
-/// How a progress file's records are laid out, by its format version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum RecordFormat {
-    /// 16 bytes with a check of their own.
-    Checked,
-    /// 8 bytes: the book entry's packing.
-    Packed,
-}
-
-impl RecordFormat {
-    fn of_version(version: u32) -> Option<RecordFormat> {
-        match version {
-            1 => Some(RecordFormat::Checked),
-            2 => Some(RecordFormat::Packed),
-            _ => None,
-        }
-    }
-
-    fn version(self) -> u32 {
-        match self {
-            RecordFormat::Checked => 1,
-            RecordFormat::Packed => 2,
-        }
-    }
-
-    fn bytes(self) -> usize {
-        match self {
-            RecordFormat::Checked => 16,
-            RecordFormat::Packed => 8,
-        }
-    }
-
-    fn encode(self, key: u64, score: Score) -> Vec<u8> {
-        match self {
-            RecordFormat::Checked => {
-                let mut bytes = [0u8; 16];
-                bytes[..8].copy_from_slice(&key.to_le_bytes());
-                bytes[8] = score.value() as u8;
-                let check = checksum(&bytes[..12], &[]) as u32;
-                bytes[12..].copy_from_slice(&check.to_le_bytes());
-                bytes.to_vec()
-            }
-            RecordFormat::Packed => (key << 8 | u64::from(score.value() as u8))
-                .to_le_bytes()
-                .to_vec(),
-        }
-    }
-
-    /// The record in `bytes` (exactly [`RecordFormat::bytes`] long), `None` if it fails its
-    /// check or its score exceeds `limit`.
-    fn decode(self, bytes: &[u8], limit: i32) -> Option<(u64, Score)> {
-        let (key, score) = match self {
-            RecordFormat::Checked => {
-                let check = u32::from_le_bytes(bytes[12..16].try_into().ok()?);
-                if checksum(&bytes[..12], &[]) as u32 != check || bytes[9..12] != [0, 0, 0] {
-                    return None;
-                }
-                (
-                    u64::from_le_bytes(bytes[..8].try_into().ok()?),
-                    bytes[8] as i8,
-                )
-            }
-            RecordFormat::Packed => {
-                let word = u64::from_le_bytes(bytes.try_into().ok()?);
-                (word >> 8, word as u8 as i8)
-            }
-        };
-        (i32::from(score).abs() <= limit).then_some((key, Score::new(score)))
-    }
-}
-
-impl ShardHeader {
-    fn to_bytes(self, format: RecordFormat) -> [u8; SHARD_HEADER_BYTES] {
-        let mut bytes = [0u8; SHARD_HEADER_BYTES];
-        bytes[..8].copy_from_slice(SHARD_MAGIC);
-        bytes[8..12].copy_from_slice(&format.version().to_le_bytes());
-        bytes[12] = self.width as u8;
-        bytes[13] = self.height as u8;
-        bytes[14] = self.depth as u8;
-        bytes[16..20].copy_from_slice(&self.shard.index.to_le_bytes());
-        bytes[20..24].copy_from_slice(&self.shard.count.to_le_bytes());
-        let check = checksum(&bytes[..24], &[]);
-        bytes[24..].copy_from_slice(&check.to_le_bytes());
-        bytes
-    }
-
-    /// The largest score a record of this board may hold.
-    fn score_limit(&self) -> i32 {
-        score_limit(self.width, self.height)
-    }
-
-    fn from_bytes(bytes: &[u8], path: &Path) -> Result<(ShardHeader, RecordFormat), BuildError> {
-        let bad = |reason: &str| BuildError::Shard {
-            path: path.to_path_buf(),
-            reason: reason.to_string(),
-        };
-        if bytes.len() < SHARD_HEADER_BYTES || &bytes[..8] != SHARD_MAGIC {
-            return Err(bad(
-                "not a c4 shard progress file (expected the magic bytes \"c4-shard\")",
-            ));
-        }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        let Some(format) = RecordFormat::of_version(word(8)) else {
-            return Err(bad(&format!(
-                "progress file version {} is not supported, expected 1 to {SHARD_VERSION}",
-                word(8)
-            )));
-        };
-        let check = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-        if checksum(&bytes[..24], &[]) != check {
-            return Err(bad(
-                "the progress file's header is corrupt (checksum mismatch)",
-            ));
-        }
-        let header = ShardHeader {
-            width: u32::from(bytes[12]),
-            height: u32::from(bytes[13]),
-            depth: u32::from(bytes[14]),
-            shard: Shard {
-                index: word(16),
-                count: word(20),
-            },
-        };
-        Ok((header, format))
-    }
-}
-
-/// Solved positions: (canonical key, score).
-type Records = Vec<(u64, Score)>;
-
-/// A progress file read in: its header, record format, records and torn bytes at its end.
-struct ProgressFile {
-    header: ShardHeader,
-    format: RecordFormat,
-    records: Records,
-    torn_bytes: usize,
-}
-
-/// Reads a progress file's header and records, checking they are whole.
-///
-/// # Errors
-/// A missing or foreign header; a bad record anywhere but at the end.
-fn read_progress(path: &Path) -> Result<ProgressFile, BuildError> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(io_error(path))?;
-    let (header, format) = ShardHeader::from_bytes(&bytes, path)?;
-    let body = &bytes[SHARD_HEADER_BYTES..];
-    let size = format.bytes();
-    let mut records = Vec::with_capacity(body.len() / size);
-    let mut valid = 0;
-    for chunk in body.chunks(size) {
-        match (chunk.len() == size)
-            .then(|| format.decode(chunk, header.score_limit()))
-            .flatten()
-        {
-            Some(record) => {
-                records.push(record);
-                valid += size;
-            }
-            None => break,
-        }
-    }
-    let torn = body.len() - valid;
-    if torn > size {
-        return Err(BuildError::Shard {
-            path: path.to_path_buf(),
-            reason: format!(
-                "record {} is corrupt and is not the last one (only a torn last record is dropped)",
-                records.len() + 1
-            ),
-        });
-    }
-    Ok(ProgressFile {
-        header,
-        format,
-        records,
-        torn_bytes: torn,
-    })
-}
-
-/// Opens (or creates, in the current format) a progress file for appending, cutting off a torn
-/// last record. Returns the file, the format to append in, its records and the number of torn
-/// records cut off (0 or 1).
-fn open_progress(
-    path: &Path,
-    header: &ShardHeader,
-) -> Result<(File, RecordFormat, Records, usize), BuildError> {
-    if !path.exists() {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-        }
-        let format = RecordFormat::of_version(SHARD_VERSION).expect("the current version");
-        let mut file = File::create(path).map_err(io_error(path))?;
-        file.write_all(&header.to_bytes(format))
-            .map_err(io_error(path))?;
-        file.sync_all().map_err(io_error(path))?;
-        return Ok((file, format, Vec::new(), 0));
-    }
-    let ProgressFile {
-        header: found,
-        format,
-        records,
-        torn_bytes,
-    } = read_progress(path)?;
-    if found != *header {
-        return Err(BuildError::Shard {
-            path: path.to_path_buf(),
-            reason: format!(
-                "the progress file is for {}x{} depth {} shard {}/{}, not {}x{} depth {} shard {}/{}",
-                found.width,
-                found.height,
-                found.depth,
-                found.shard.index,
-                found.shard.count,
-                header.width,
-                header.height,
-                header.depth,
-                header.shard.index,
-                header.shard.count
-            ),
-        });
-    }
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(io_error(path))?;
-    let end = (SHARD_HEADER_BYTES + format.bytes() * records.len()) as u64;
-    file.set_len(end).map_err(io_error(path))?;
-    file.seek(SeekFrom::Start(end)).map_err(io_error(path))?;
-    Ok((file, format, records, usize::from(torn_bytes > 0)))
-}
-
-/// The error for record `index` (0-based) of `path`, whose key is not one of the shard's
-/// positions at `depth`.
-fn not_a_position(path: &Path, index: usize, depth: u32) -> BuildError {
-    BuildError::Shard {
-        path: path.to_path_buf(),
-        reason: format!(
-            "record {} is corrupt: its key is not a position of this shard with {depth} stones",
-            index + 1
-        ),
-    }
 }
 
 /// What [`merge`] made.
@@ -880,8 +595,10 @@ pub fn sample_entries(
 
 #[cfg(test)]
 mod tests {
+    use super::progress::{RecordFormat, SHARD_HEADER_BYTES};
     use super::*;
     use crate::solver::book::numbering::Numbering;
+    use std::fs::OpenOptions;
 
     fn options(depth: u32, shard: Shard) -> BuildOptions {
         BuildOptions {
