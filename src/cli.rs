@@ -88,7 +88,13 @@ pub enum Mode {
     )]
     Bench(BenchArgs),
     /// Build, join, check and describe opening books
-    #[command(display_name = "c4")]
+    #[command(
+        display_name = "c4",
+        long_about = "Build, join, check and describe opening books. Progress files and books \
+        go to c4/book in the per-user data folder ($XDG_DATA_HOME, else ~/.local/share) unless \
+        --dir and -o name others: never into the source tree, whose book/c4.book is the book \
+        compiled into c4 (the repository's book/README.md says how it was made)."
+    )]
     Book(BookArgs),
     /// Speak UGI (the Universal Game Interface) on standard input and output, for match runners
     #[command(

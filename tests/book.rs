@@ -305,3 +305,90 @@ fn a_small_build_in_two_shards_merges_into_a_book() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn builds_and_merges_write_into_the_data_folder_unless_told_otherwise() {
+    let dir = scratch("data-folder");
+    let (data, cwd) = (dir.join("data"), dir.join("cwd"));
+    std::fs::create_dir_all(&cwd).unwrap();
+    // c4 book run from `cwd`, with only the environment variables given of those that name the
+    // data folder.
+    let c4_in = |vars: &[(&str, &std::path::Path)], args: &[&str]| {
+        let mut command = Command::cargo_bin("c4").unwrap();
+        command
+            .current_dir(&cwd)
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("HOME");
+        for (name, value) in vars {
+            command.env(name, value);
+        }
+        let output = command.args(args).output().unwrap();
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+            output.status.code().unwrap(),
+        )
+    };
+    let small = [
+        "book", "build", "--width", "5", "--height", "4", "--depth", "3",
+    ];
+    let folder = data.join("c4/book");
+    let (out, err, code) = c4_in(&[("XDG_DATA_HOME", &data)], &small);
+    assert_eq!(code, 0, "{err}");
+    let progress = folder.join("depth3-shard0-of1.progress");
+    let book = folder.join("c4.book");
+    assert!(
+        out.starts_with(&format!("{}: shard 0/1 of depth 3", progress.display()))
+            && out.contains(&format!("\n{}: depth 3, ", book.display())),
+        "{out}"
+    );
+    let built = std::fs::read(&book).unwrap();
+    std::fs::remove_file(&book).unwrap();
+    // HOME's .local/share when XDG_DATA_HOME is not set; a merge writes there too.
+    let home = dir.join("home");
+    let folder = home.join(".local/share/c4/book");
+    let (out, err, code) = c4_in(
+        &[("HOME", &home)],
+        &["book", "merge", progress.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(&folder.join("c4.book").display().to_string()));
+    assert_eq!(std::fs::read(folder.join("c4.book")).unwrap(), built);
+    assert_eq!(
+        std::fs::read_dir(&cwd).unwrap().count(),
+        0,
+        "nothing in cwd"
+    );
+
+    // Without either, only what is named is written, and nothing is solved first.
+    let (_, err, code) = c4_in(&[], &small);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "c4 book: there is no per-user data folder to write to (neither XDG_DATA_HOME nor HOME \
+         is set): give the folder with --dir and the book with -o\n"
+    );
+    let named = dir.join("named");
+    let dir_arg = named.to_str().unwrap();
+    let (_, err, code) = c4_in(&[], &[&small[..], &["--dir", dir_arg]].concat());
+    assert_eq!(code, 1);
+    assert!(err.contains("give the folder with --dir and the book with -o"));
+    assert!(!named.exists(), "refused before solving");
+    let (_, err, code) = c4_in(
+        &[],
+        &[&small[..], &["--dir", dir_arg, "--shard", "0/1"]].concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let out_book = named.join("small.book");
+    let (_, err, code) = c4_in(
+        &[],
+        &[
+            &small[..],
+            &["--dir", dir_arg, "-o", out_book.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&out_book).unwrap(), built);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,6 +1,7 @@
 //! `c4 book`: the command line of the book builder (build, merge, verify, info) as clap
 //! arguments, and running them over an output handed in; the work itself is in [`super`].
 
+use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,10 +19,8 @@ use crate::textio::book::{built_in_book, read_book};
 const WIDTH: u32 = 7;
 /// See [`WIDTH`].
 const HEIGHT: u32 = 6;
-/// Where the shipped book and its progress files live, relative to the repository.
-const DEFAULT_DIR: &str = "book";
-/// The shipped book's file name.
-const DEFAULT_BOOK: &str = "book/c4.book";
+/// The book's file name in the data folder ([`data_folder`]) when `-o` gives none.
+const DEFAULT_BOOK_NAME: &str = "c4.book";
 
 /// `c4 book`: build, merge, check and describe opening books.
 #[derive(Debug, Args)]
@@ -69,12 +68,14 @@ pub struct BuildArgs {
     /// Solve only shard I of N (0-based): the positions whose key hashes to I modulo N.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<ShardArg>,
-    /// The folder of the progress files.
-    #[arg(long, default_value = DEFAULT_DIR)]
-    pub dir: PathBuf,
-    /// The book to write when building without --shard.
-    #[arg(long, short, default_value = DEFAULT_BOOK)]
-    pub out: PathBuf,
+    /// The folder of the progress files [default: c4/book in the per-user data folder,
+    /// $XDG_DATA_HOME or ~/.local/share]
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// The book to write when building without --shard [default: c4.book in that c4/book
+    /// folder, whatever --dir says]
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
     /// Each worker's table: 2^BITS entries of 8 bytes (a small table stays in the processor's
     /// caches: on 300 depth-9 positions 2^18 took 3-10% less time than 2^20, 2^16 more).
     #[arg(long, default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(16..=30))]
@@ -101,9 +102,10 @@ pub struct BuildArgs {
 /// `c4 book merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The book to write.
-    #[arg(long, short, default_value = DEFAULT_BOOK)]
-    pub out: PathBuf,
+    /// The book to write [default: c4.book in c4/book in the per-user data folder,
+    /// $XDG_DATA_HOME or ~/.local/share]
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
     /// Plies to leave out of the book file, e.g. 11,12: their scores are computed at lookup from
     /// the next ply's (a lookup of each child), which keeps the file small; never the deepest, at
     /// most two in a row.
@@ -212,6 +214,13 @@ pub fn run(
                 ));
             }
             let shard = args.shard.map_or(Shard::ALL, |s| s.0);
+            // Both settled before the hours of solving: the book only without --shard.
+            let dir = args.dir.map_or_else(data_folder, Ok)?;
+            let book_path = match (args.shard, args.out) {
+                (Some(_), _) => None,
+                (None, Some(path)) => Some(path),
+                (None, None) => Some(default_book()?),
+            };
             let options = BuildOptions {
                 width: args.width,
                 height: args.height,
@@ -228,7 +237,7 @@ pub fn run(
                         && b.height() == args.height
                 }),
             };
-            let path = super::shard_path(&args.dir, args.depth, shard);
+            let path = super::shard_path(&dir, args.depth, shard);
             let start = Instant::now();
             let report = super::build_shard(&path, &options, &mut bar)?;
             bar.finish();
@@ -249,15 +258,16 @@ pub fn run(
                 if report.torn > 0 { ", a torn last record dropped" } else { "" }
             )
             .map_err(stdout)?;
-            if args.shard.is_none()
-                && report.already + report.imported + report.solved == report.total
+            if let Some(book_path) = book_path
+                .filter(|_| report.already + report.imported + report.solved == report.total)
             {
-                merge_into(&[path], &args.leave_out, &args.out, out)?;
+                merge_into(&[path], &args.leave_out, &book_path, out)?;
             }
             Ok(true)
         }
         BookCommand::Merge(args) => {
-            merge_into(&args.shards, &args.leave_out, &args.out, out)?;
+            let book_path = args.out.map_or_else(default_book, Ok)?;
+            merge_into(&args.shards, &args.leave_out, &book_path, out)?;
             Ok(true)
         }
         BookCommand::Verify(args) => {
@@ -323,6 +333,51 @@ pub fn run(
             Ok(true)
         }
     }
+}
+
+/// The folder `c4 book` writes progress files and books to unless told otherwise, made if
+/// missing: `c4/book` in the per-user data folder ([`data_folder_in`]). Outside any source tree,
+/// so that a build never writes over the book compiled into c4 (the repository's
+/// `book/c4.book`); per user and not a cache, since progress files hold hours of solving that a
+/// build resumes from.
+///
+/// # Errors
+/// No data folder is set in the environment, or it cannot be made.
+fn data_folder() -> Result<PathBuf, BuildError> {
+    let folder = data_folder_in(|name| std::env::var_os(name), cfg!(windows)).ok_or_else(|| {
+        BuildError::Settings(
+            "there is no per-user data folder to write to (neither XDG_DATA_HOME nor HOME is \
+             set): give the folder with --dir and the book with -o"
+                .into(),
+        )
+    })?;
+    std::fs::create_dir_all(&folder).map_err(|source| BuildError::Io {
+        path: folder.clone(),
+        source,
+    })?;
+    Ok(folder)
+}
+
+/// `c4/book` in the per-user data folder that the environment (`var`) names: `$XDG_DATA_HOME`,
+/// else `$HOME/.local/share` (the XDG base directory rules), or on Windows `%LOCALAPPDATA%`;
+/// a relative path is ignored, as those rules say.
+fn data_folder_in(var: impl Fn(&str) -> Option<OsString>, windows: bool) -> Option<PathBuf> {
+    let absolute = |name| {
+        var(name)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    let base = if windows {
+        absolute("LOCALAPPDATA")
+    } else {
+        absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|home| home.join(".local/share")))
+    };
+    base.map(|base| base.join("c4").join("book"))
+}
+
+/// The book `-o` writes when it is not given: [`DEFAULT_BOOK_NAME`] in the [`data_folder`].
+fn default_book() -> Result<PathBuf, BuildError> {
+    Ok(data_folder()?.join(DEFAULT_BOOK_NAME))
 }
 
 fn merge_into(
@@ -490,6 +545,33 @@ mod tests {
              1000/1000 solved (100.0%), 6.0 a second in this run, about 0:00 left\n"
         );
         assert_eq!(clock(3.0 * 3600.0 + 62.0), "3:01:02");
+    }
+
+    #[test]
+    fn the_default_folder_is_the_per_user_data_folder() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| OsString::from(value))
+            }
+        };
+        let folder = |vars, windows| data_folder_in(env(vars), windows);
+        assert_eq!(
+            folder(&[("HOME", "/home/ann")], false),
+            Some(PathBuf::from("/home/ann/.local/share/c4/book"))
+        );
+        assert_eq!(
+            folder(&[("HOME", "/home/ann"), ("XDG_DATA_HOME", "/data")], false),
+            Some(PathBuf::from("/data/c4/book"))
+        );
+        // A relative XDG_DATA_HOME is not one.
+        assert_eq!(
+            folder(&[("HOME", "/home/ann"), ("XDG_DATA_HOME", "data")], false),
+            Some(PathBuf::from("/home/ann/.local/share/c4/book"))
+        );
+        assert_eq!(folder(&[("HOME", "")], false), None);
+        assert_eq!(folder(&[("HOME", "/home/ann")], true), None);
     }
 
     #[test]
