@@ -17,8 +17,7 @@
 //! is not a position of the shard, is corruption and refuses the file. Version 1 files (16-byte
 //! records: key u64, score i8, three zero bytes, then the low half of [`checksum`] of those 12
 //! bytes as a u32) are still read, resumed in their own format, imported and merged; version 2
-//! halves the size, which matters for deep books (4.2 million records at depth 12) whose
-//! progress is committed as it goes.
+//! halves the size, which matters for deep books (4.2 million records at depth 12).
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
