@@ -5,13 +5,14 @@
 //! lookup it consults) and [`engine`] (choosing moves) → [`textio`] (bounded line reading, save
 //! files, book files and the built-in book) → the front ends: [`protocol`] (the line
 //! interpreter), [`play`] (the terminal game), [`batch`] (solver batch mode and benchmark) and
-//! [`bookbuild`] (building and checking books, `c4 book`). Only [`textio`] and the front ends do
-//! I/O; the layers below them do none. The solver consults the book a front end hands it, if
-//! any. [`cli`] turns the command line into the front ends' settings; `main.rs` runs them.
+//! [`bookbuild`] (building and checking books) → [`cmd`], the command line: its words, running
+//! the mode asked for and the exit status, called by a thin `main.rs`. Only [`textio`], the front
+//! ends and [`cmd`] do I/O; the layers below them do none. The solver consults the book a front
+//! end hands it, if any.
 
 pub mod batch;
 pub mod bookbuild;
-pub mod cli;
+pub mod cmd;
 pub mod engine;
 pub mod notation;
 pub mod play;

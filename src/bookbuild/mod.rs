@@ -1,10 +1,9 @@
 //! Building opening books, above the solver: enumerating the positions up to a depth, solving
 //! the deepest ones in shards with worker threads into resumable progress files (their format
 //! in `progress.rs`), merging the shards into a [`Book`], writing it, and checking a book
-//! against the search; [`cli`] is the `c4 book` command line. The book's file format and lookup
-//! are the solver's ([`crate::solver::book`]).
+//! against the search; `c4 book` is its command line ([`crate::cmd`]). The book's file format
+//! and lookup are the solver's ([`crate::solver::book`]).
 
-pub mod cli;
 mod progress;
 
 pub use progress::shard_path;

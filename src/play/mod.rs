@@ -13,7 +13,7 @@ pub use options::{
 };
 pub use session::run;
 
-/// `c4 play` with `options` (from [`crate::cli::PlayArgs`]) on standard input and output, until
+/// `c4 play` with `options` (from [`crate::cmd::args::PlayArgs`]) on standard input and output, until
 /// the player quits or the input ends. Whether answers are echoed, colour is allowed and where
 /// the seed comes from follow from whether standard input and output are terminals.
 ///

@@ -1,9 +1,7 @@
-//! The command line: `c4 [--strict]` (the protocol interpreter) and the subcommands `play`,
-//! `solve` and `bench`, parsed by clap, with every help and usage text generated from the
-//! definitions here. This module turns flags into each front end's settings (reading the book
-//! file `--book` names); it runs nothing.
-//!
-//! Exit statuses, kept by `main.rs`: [`EXIT_SUCCESS`], [`EXIT_FAILURE`], [`EXIT_USAGE`].
+//! The command line's words: `c4 [--strict]` (the protocol interpreter) and the subcommands
+//! `play`, `solve`, `bench`, `book` and `ugi`, parsed by clap, with every help and usage text
+//! generated from the definitions here. This module turns flags into each front end's settings
+//! (reading the book file `--book` names); running them is [`super`]'s.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -12,19 +10,12 @@ use std::sync::Arc;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use super::book::BookArgs;
 use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
-use crate::bookbuild::cli::BookArgs;
 use crate::play::{OptionError, PlayOptions};
 use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
-
-/// Success: the input ended or `quit` was given, every benchmark score matched.
-pub const EXIT_SUCCESS: u8 = 0;
-/// A failed command under `--strict`, a wrong score in `c4 bench`, or an I/O error.
-pub const EXIT_FAILURE: u8 = 1;
-/// A usage error (clap's own code for them) or a file that cannot be read.
-pub const EXIT_USAGE: u8 = 2;
 
 /// What `c4 --help` ends with.
 const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed command under \

@@ -1,16 +1,16 @@
 //! `c4 book`: the command line of the book builder (build, merge, verify, info) as clap
-//! arguments, and running them over an output handed in; the work itself is in [`super`].
+//! arguments, and running them over an output handed in; the work itself is in
+//! [`crate::bookbuild`], and the exit status is [`super`]'s business.
 
 use std::ffi::OsString;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use super::{BuildError, BuildOptions, Progress, Shard};
+use crate::bookbuild::{self, BuildError, BuildOptions, Progress, Shard};
 use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
 use crate::solver::DEFAULT_TABLE_BITS;
 use crate::textio::book::{built_in_book, read_book};
@@ -139,35 +139,6 @@ pub struct InfoArgs {
     pub book: Option<PathBuf>,
 }
 
-/// `c4 book` with its parsed arguments: runs, prints errors, and returns the exit status: 0, 1 on
-/// a failure or a verify mismatch, 2 for a book file that cannot be read or is not a book (bad
-/// arguments never get here: clap exits with 2).
-pub fn main(args: BookArgs) -> ExitCode {
-    let mut stdout = io::stdout().lock();
-    let mut stderr = io::stderr();
-    let style = if stderr.is_terminal() {
-        BarStyle::Redrawn
-    } else {
-        BarStyle::Logged
-    };
-    match run(args, &mut stdout, Some((&mut stderr, style))) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(BuildError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
-            ExitCode::SUCCESS
-        }
-        // A book file that cannot be read, as for every command (README.md, exit status).
-        Err(e @ BuildError::BookFile(_)) => {
-            eprintln!("c4 book: {e}");
-            ExitCode::from(2)
-        }
-        Err(e) => {
-            eprintln!("c4 book: {e}");
-            ExitCode::from(1)
-        }
-    }
-}
-
 /// A shard as `I/N` on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShardArg(pub Shard);
@@ -237,9 +208,9 @@ pub fn run(
                         && b.height() == args.height
                 }),
             };
-            let path = super::shard_path(&dir, args.depth, shard);
+            let path = bookbuild::shard_path(&dir, args.depth, shard);
             let start = Instant::now();
-            let report = super::build_shard(&path, &options, &mut bar)?;
+            let report = bookbuild::build_shard(&path, &options, &mut bar)?;
             bar.finish();
             let elapsed = start.elapsed();
             writeln!(
@@ -273,7 +244,7 @@ pub fn run(
         BookCommand::Verify(args) => {
             let book = load(args.book.as_deref())?;
             let (mismatches, checked) =
-                super::verify(&book, args.sample, args.ply, args.seed, &mut bar)?;
+                bookbuild::verify(&book, args.sample, args.ply, args.seed, &mut bar)?;
             bar.finish();
             for m in &mismatches {
                 let position = position_of_key(book.width(), book.height(), m.key)
@@ -386,8 +357,8 @@ fn merge_into(
     book_path: &Path,
     out: &mut dyn Write,
 ) -> Result<(), BuildError> {
-    let report = super::merge(shards, left_out)?;
-    super::write_book(book_path, &report.book)?;
+    let report = bookbuild::merge(shards, left_out)?;
+    bookbuild::write_book(book_path, &report.book)?;
     writeln!(
         out,
         "{}: depth {}, {} entries ({} solved at depth {}){}, {} bytes",
