@@ -96,7 +96,9 @@ function parseCell(cell) {
 
 /** The multi-line reply of `status`. */
 function parseStatus(lines, width) {
-  const status = { toMove: null, ply: 0, moves: [], result: { kind: "in-progress", lines: [] } };
+  const status = {
+    toMove: null, ply: 0, moves: [], result: { kind: "in-progress", lines: [] }, noLineLeft: false,
+  };
   for (const line of lines) {
     const [key, ...rest] = line.split(" ");
     if (key === "to-move") status.toMove = rest[0] === "none" ? null : rest[0];
@@ -107,6 +109,8 @@ function parseStatus(lines, width) {
       else if (rest[0] === "draw") status.result = { kind: "draw", reason: rest[1], lines: [] };
     } else if (key === "line") {
       status.result.lines.push({ direction: rest[0], cells: rest.slice(1).map(parseCell) });
+    } else if (key === "note" && rest[0] === "no-line-left") {
+      status.noLineLeft = true;
     }
   }
   return status;
@@ -706,7 +710,9 @@ function renderStatus() {
     const p = playerOf(view.toMove);
     const last = lastMover();
     const played = last ? `${last.name} (${last.token}) played column ${game.moves[game.moves.length - 1]}. ` : "";
-    setStatus(`${played}${p.name} (${p.token}) ${p.level === "person" ? "to move." : "is thinking…"}`);
+    // Standard rules play on to a full board; say that nothing can be won any more.
+    const drawn = view.noLineLeft ? ` Nobody can complete a line of ${game.connect} any more: the game will be a draw.` : "";
+    setStatus(`${played}${p.name} (${p.token}) ${p.level === "person" ? "to move." : "is thinking…"}${drawn}`);
   }
 }
 

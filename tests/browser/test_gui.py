@@ -516,6 +516,8 @@ def test_early_draw(page, ref):
     says why; without it (standard rules, the dialog's default) the same game goes on."""
     new_game(page, 2, 2, 3, [("Ann", "person"), ("Bob", "person")])
     wait_turn(page, "person")
+    expect(page.locator("#status")).to_have_text(
+        "Ann (x) to move. Nobody can complete a line of 3 any more: the game will be a draw.")
     new_game(page, 2, 2, 3, [("Ann", "person"), ("Bob", "person")], early_draw=True)
     wait_turn(page, "over")
     ref.ask("new 2x2 connect 3 players 2 early-draw on")
