@@ -1,18 +1,23 @@
-//! Exact two-player solver: the bitboard [`Position`], the [`Score`] convention, the [`Solver`]
-//! search, and the opening [`book`] a caller may hand it; no I/O, and nothing about more than two
-//! players or other line lengths.
+//! Exact two-player solver: the bitboard [`Position`] (on a 64-bit or a 128-bit [`Bitboard`],
+//! [`AnyPosition`] choosing at run time), the [`Score`] convention, the [`Solver`] search, and
+//! the opening [`book`] a caller may hand it; no I/O, and nothing about more than two players or
+//! other line lengths.
 //!
 //! Scores are from the side to move: a win on ply `p` (the stones on the board once the winning
 //! one is down) scores `(width * height + 2 - p) / 2`, rounded down (22 minus the winner's stones
 //! on 7x6), a loss the negative, a draw 0. Perfect play wins as fast and loses as slowly as
 //! possible.
 
+mod any_position;
+mod bitboard;
 pub mod book;
 mod order;
 mod position;
 mod search;
 mod table;
 
+pub use any_position::AnyPosition;
+pub use bitboard::Bitboard;
 pub use position::Position;
 pub use search::{Limits, Solver, DEFAULT_TABLE_BITS, MAX_THREADS, PARALLEL_MIN_NODES};
 
@@ -21,13 +26,18 @@ use std::fmt;
 /// Everything the solver can refuse or fail at.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolverError {
-    /// The board does not fit the 64-bit layout.
-    #[error("the solver handles boards with width x (height + 1) <= 64, got {width}x{height}")]
+    /// The board does not fit the bitboard, or has too many columns.
+    #[error(
+        "the solver handles boards with width x (height + 1) <= {cells} and at most 32 columns, \
+         got {width}x{height}"
+    )]
     BoardTooLarge {
         /// Columns asked for.
         width: u32,
         /// Rows asked for.
         height: u32,
+        /// The bits of the bitboard it was asked for: 64, or 128 for [`AnyPosition`].
+        cells: u32,
     },
     /// A column number past the right edge (1-based in the message).
     #[error("column {column} is off the board (columns 1-{width})")]
@@ -147,11 +157,13 @@ mod tests {
     fn error_messages_say_what_was_expected() {
         assert_eq!(
             SolverError::BoardTooLarge {
-                width: 8,
-                height: 8
+                width: 12,
+                height: 12,
+                cells: 128
             }
             .to_string(),
-            "the solver handles boards with width x (height + 1) <= 64, got 8x8"
+            "the solver handles boards with width x (height + 1) <= 128 and at most 32 columns, \
+             got 12x12"
         );
         assert_eq!(
             SolverError::ColumnOffBoard {

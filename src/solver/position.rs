@@ -1,12 +1,15 @@
 //! The solver's bitboard [`Position`]: two players, connect four, any board with
-//! `width * (height + 1) <= 64`; owns move generation and win detection, nothing about search.
+//! `width * (height + 1)` cells and sentinels within its [`Bitboard`] (64 or 128 bits) and at
+//! most [`MAX_WIDTH`] columns; owns move generation and win detection, nothing about search.
 
+use super::bitboard::Bitboard;
+use super::order::MAX_WIDTH;
 use super::SolverError;
 
 /// The number of stones in a row that wins.
 const CONNECT: u32 = 4;
 
-/// A Connect Four position for the solver, as two 64-bit masks.
+/// A Connect Four position for the solver, as two masks of type `B` (`u64` or `u128`).
 ///
 /// Bit layout, column-major, one spare "sentinel" bit on top of every column (here 7x6; bit
 /// index = `column * (height + 1) + row`, row 0 at the bottom):
@@ -30,63 +33,103 @@ const CONNECT: u32 = 4;
 /// finished: playing a winning move is the caller's business to detect first with
 /// [`is_winning_move`](Self::is_winning_move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
-    current: u64,
-    mask: u64,
+pub struct Position<B = u64> {
+    current: B,
+    mask: B,
     moves: u32,
-    geometry: Geometry,
+    geometry: Geometry<B>,
 }
 
 /// The board size and the masks derived from it, shared by every position of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Geometry {
+pub(crate) struct Geometry<B> {
     pub(crate) width: u32,
     pub(crate) height: u32,
     /// One bit at the bottom of every column.
-    pub(crate) bottom: u64,
+    pub(crate) bottom: B,
     /// Every playable cell (sentinels excluded).
-    pub(crate) board: u64,
+    pub(crate) board: B,
     /// The cells in rows of the same parity as the row under the top one (even rows on a board
     /// of even height): in a column with an even number of empty cells, the side to move plays
     /// these and its opponent the others when it answers every move in the same column.
-    pub(crate) first_player_rows: u64,
+    pub(crate) first_player_rows: B,
     /// Whether lines other than vertical ones fit on the board; also keeps the horizontal and
-    /// diagonal shifts below 64 on tall, narrow boards.
+    /// diagonal shifts below the bitboard's width on tall, narrow boards.
     pub(crate) has_rows: bool,
 }
 
-impl Geometry {
-    /// The standard 7x6 board, as a constant so that searches on it can be compiled with every
-    /// shift and mask known in advance.
-    pub(crate) const STANDARD: Geometry = Geometry::of(7, 6);
+/// A geometry's masks, as `u128`: computed by a `const fn` so that the standard board's are
+/// constants, and cut to the bitboard's width by [`Geometry::of`].
+struct Masks {
+    bottom: u128,
+    board: u128,
+    first_player_rows: u128,
+}
 
-    fn new(width: u32, height: u32) -> Result<Geometry, SolverError> {
-        if width == 0 || height == 0 || width * (height + 1) > 64 {
-            return Err(SolverError::BoardTooLarge { width, height });
-        }
-        Ok(Geometry::of(width, height))
-    }
-
-    /// The geometry of a board that fits (`width * (height + 1) <= 64`, both non-zero).
-    const fn of(width: u32, height: u32) -> Geometry {
-        let mut bottom = 0u64;
+impl Masks {
+    /// The masks of a `width` x `height` board that fits 128 bits.
+    const fn of(width: u32, height: u32) -> Masks {
+        let mut bottom = 0u128;
         let mut column = 0;
         while column < width {
             bottom |= 1 << (column * (height + 1));
             column += 1;
         }
-        let mut first_player_rows = 0u64;
+        let mut first_player_rows = 0u128;
         let mut row = height % 2;
         while row < height {
             first_player_rows |= bottom << row;
             row += 2;
         }
+        Masks {
+            bottom,
+            board: bottom * ((1u128 << height) - 1),
+            first_player_rows,
+        }
+    }
+}
+
+impl Geometry<u64> {
+    /// The standard 7x6 board, as a constant so that searches on it can be compiled with every
+    /// shift and mask known in advance.
+    pub(crate) const STANDARD: Geometry<u64> = {
+        let masks = Masks::of(7, 6);
+        Geometry {
+            width: 7,
+            height: 6,
+            bottom: masks.bottom as u64,
+            board: masks.board as u64,
+            first_player_rows: masks.first_player_rows as u64,
+            has_rows: true,
+        }
+    };
+}
+
+impl<B: Bitboard> Geometry<B> {
+    fn new(width: u32, height: u32) -> Result<Geometry<B>, SolverError> {
+        if width == 0
+            || height == 0
+            || width > MAX_WIDTH as u32
+            || u64::from(width) * (u64::from(height) + 1) > u64::from(B::BITS)
+        {
+            return Err(SolverError::BoardTooLarge {
+                width,
+                height,
+                cells: B::BITS,
+            });
+        }
+        Ok(Geometry::of(width, height))
+    }
+
+    /// The geometry of a board that fits (`width * (height + 1) <= B::BITS`, both non-zero).
+    fn of(width: u32, height: u32) -> Geometry<B> {
+        let masks = Masks::of(width, height);
         Geometry {
             width,
             height,
-            bottom,
-            first_player_rows,
-            board: bottom * ((1u64 << height) - 1),
+            bottom: B::from_u128(masks.bottom),
+            board: B::from_u128(masks.board),
+            first_player_rows: B::from_u128(masks.first_player_rows),
             has_rows: width >= CONNECT,
         }
     }
@@ -96,55 +139,75 @@ impl Geometry {
         self.width * self.height
     }
 
-    fn column_mask(&self, column: u32) -> u64 {
-        ((1u64 << self.height) - 1) << (column * (self.height + 1))
+    /// The bits a key of this board can have set: `width * (height + 1)`.
+    pub(crate) fn key_bits(&self) -> u32 {
+        self.width * (self.height + 1)
     }
 
-    fn top_cell(&self, column: u32) -> u64 {
-        1u64 << (self.height - 1 + column * (self.height + 1))
+    fn column_mask(&self, column: u32) -> B {
+        ((B::ONE << self.height) - B::ONE) << (column * (self.height + 1))
+    }
+
+    fn top_cell(&self, column: u32) -> B {
+        B::ONE << (self.height - 1 + column * (self.height + 1))
     }
 
     /// The key of the left-right mirror image of the position whose key is `key`.
-    pub(crate) fn mirror_key(&self, key: u64) -> u64 {
+    pub(crate) fn mirror_key(&self, key: B) -> B {
         let stride = self.height + 1;
-        let column_bits = (1u64 << stride) - 1;
-        let mut mirrored = 0;
+        let column_bits = (B::ONE << stride) - B::ONE;
+        let mut mirrored = B::ZERO;
         for c in 0..self.width {
             let bits = (key >> (c * stride)) & column_bits;
-            mirrored |= bits << ((self.width - 1 - c) * stride);
+            mirrored = mirrored | bits << ((self.width - 1 - c) * stride);
         }
         mirrored
     }
 
     /// Every empty cell that would complete a line of four for the owner of `stones`.
     #[inline(always)]
-    pub(crate) fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+    pub(crate) fn winning_cells(&self, stones: B, mask: B) -> B {
         let p = stones;
         // Vertical: only the cell right above three stones.
         let mut r = (p << 1) & (p << 2) & (p << 3);
         if self.has_rows {
             for shift in [self.height + 1, self.height, self.height + 2] {
                 let pair = (p << shift) & (p << (2 * shift));
-                r |= pair & (p << (3 * shift));
-                r |= pair & (p >> shift);
+                r = r | (pair & (p << (3 * shift)));
+                r = r | (pair & (p >> shift));
                 let pair = (p >> shift) & (p >> (2 * shift));
-                r |= pair & (p << shift);
-                r |= pair & (p >> (3 * shift));
+                r = r | (pair & (p << shift));
+                r = r | (pair & (p >> (3 * shift)));
             }
         }
         r & (self.board ^ mask)
     }
+
+    /// The same geometry on a 64-bit bitboard; for a board that fits one.
+    #[inline(always)]
+    fn narrowed(&self) -> Geometry<u64> {
+        let narrow = |bits: B| bits.to_u128() as u64;
+        Geometry {
+            width: self.width,
+            height: self.height,
+            bottom: narrow(self.bottom),
+            board: narrow(self.board),
+            first_player_rows: narrow(self.first_player_rows),
+            has_rows: self.has_rows,
+        }
+    }
 }
 
-impl Position {
+impl<B: Bitboard> Position<B> {
     /// The empty board, `width` columns by `height` rows.
     ///
     /// # Errors
-    /// [`SolverError::BoardTooLarge`] unless `width * (height + 1) <= 64` and both are non-zero.
-    pub fn new(width: u32, height: u32) -> Result<Position, SolverError> {
+    /// [`SolverError::BoardTooLarge`] unless `width * (height + 1)` fits the bitboard, the
+    /// width is at most [`MAX_WIDTH`] and both are non-zero.
+    pub fn new(width: u32, height: u32) -> Result<Position<B>, SolverError> {
         Ok(Position {
-            current: 0,
-            mask: 0,
+            current: B::ZERO,
+            mask: B::ZERO,
             moves: 0,
             geometry: Geometry::new(width, height)?,
         })
@@ -155,7 +218,7 @@ impl Position {
     /// # Errors
     /// The board does not fit, or a column is off the board, full, or played after the game was
     /// already won; the error names the 1-based move number.
-    pub fn from_moves(width: u32, height: u32, columns: &[u8]) -> Result<Position, SolverError> {
+    pub fn from_moves(width: u32, height: u32, columns: &[u8]) -> Result<Position<B>, SolverError> {
         let mut position = Position::new(width, height)?;
         for (index, &column) in columns.iter().enumerate() {
             position
@@ -181,24 +244,24 @@ impl Position {
     pub fn from_stones(
         width: u32,
         height: u32,
-        current: u64,
-        opponent: u64,
-    ) -> Result<Position, SolverError> {
-        let geometry = Geometry::new(width, height)?;
+        current: B,
+        opponent: B,
+    ) -> Result<Position<B>, SolverError> {
+        let geometry = Geometry::<B>::new(width, height)?;
         let invalid = |reason: &'static str| Err(SolverError::InvalidStones { reason });
-        if current & opponent != 0 {
+        if current & opponent != B::ZERO {
             return invalid("a cell holds stones of both sides");
         }
         let mask = current | opponent;
-        if mask & !geometry.board != 0 {
+        if mask & !geometry.board != B::ZERO {
             return invalid("a stone lies outside the board");
         }
         // A column without gaps is a run of ones from its bottom bit: adding the bottom bit
         // carries through the whole run and leaves exactly one bit.
         for c in 0..width {
             let column = mask & geometry.column_mask(c);
-            let filled = column + (1u64 << (c * (height + 1)));
-            if filled & (filled - 1) != 0 {
+            let filled = column + (B::ONE << (c * (height + 1)));
+            if filled & (filled - B::ONE) != B::ZERO {
                 return invalid("a column has a gap under a stone");
             }
         }
@@ -229,19 +292,20 @@ impl Position {
         self.geometry.height
     }
 
-    pub(crate) fn geometry(&self) -> &Geometry {
+    pub(crate) fn geometry(&self) -> &Geometry<B> {
         &self.geometry
     }
 
-    /// The same position, its geometry taken from [`Geometry::STANDARD`]: for the search on the
-    /// standard board, so that the compiler sees the shape as a constant.
+    /// The same position on a 64-bit bitboard, if its board fits one (the opening book's boards
+    /// all do). Free for a position that already is on one.
     #[inline(always)]
-    pub(crate) fn on_standard_board(&self) -> Position {
-        debug_assert_eq!(self.geometry, Geometry::STANDARD);
-        Position {
-            geometry: Geometry::STANDARD,
-            ..*self
-        }
+    pub(crate) fn narrowed(&self) -> Option<Position<u64>> {
+        (self.geometry.key_bits() <= u64::BITS).then(|| Position {
+            current: self.current.to_u128() as u64,
+            mask: self.mask.to_u128() as u64,
+            moves: self.moves,
+            geometry: self.geometry.narrowed(),
+        })
     }
 
     /// The number of stones on the board.
@@ -256,7 +320,7 @@ impl Position {
 
     /// Whether `column` (0-based) is on the board and not full.
     pub fn can_play(&self, column: u32) -> bool {
-        column < self.geometry.width && self.mask & self.geometry.top_cell(column) == 0
+        column < self.geometry.width && self.mask & self.geometry.top_cell(column) == B::ZERO
     }
 
     /// Whether playing `column` (0-based, playable) makes four in a row for the side to move.
@@ -265,12 +329,12 @@ impl Position {
             && self.winning_cells(self.current)
                 & self.possible()
                 & self.geometry.column_mask(column)
-                != 0
+                != B::ZERO
     }
 
     /// Whether the side to move has a winning move.
     pub fn can_win_next(&self) -> bool {
-        self.winning_cells(self.current) & self.possible() != 0
+        self.winning_cells(self.current) & self.possible() != B::ZERO
     }
 
     /// Plays `column` (0-based) for the side to move.
@@ -307,32 +371,32 @@ impl Position {
     /// of a column) and the game is not over. Nothing is checked: breaking the invariant leaves a
     /// position that means nothing.
     #[inline(always)]
-    pub fn play_unchecked(&mut self, cell: u64) {
-        self.current ^= self.mask;
-        self.mask |= cell;
+    pub fn play_unchecked(&mut self, cell: B) {
+        self.current = self.current ^ self.mask;
+        self.mask = self.mask | cell;
         self.moves += 1;
     }
 
     /// The unique key of the position: `current + mask`, below `2^(width * (height + 1))`.
     #[inline(always)]
-    pub fn key(&self) -> u64 {
+    pub fn key(&self) -> B {
         self.current + self.mask
     }
 
     /// The lowest empty cell of every column that is not full.
     #[inline(always)]
-    pub fn possible(&self) -> u64 {
+    pub fn possible(&self) -> B {
         (self.mask + self.geometry.bottom) & self.geometry.board
     }
 
     #[inline(always)]
-    pub(crate) fn winning_cells(&self, stones: u64) -> u64 {
+    pub(crate) fn winning_cells(&self, stones: B) -> B {
         self.geometry.winning_cells(stones, self.mask)
     }
 
     /// The cells where the opponent would complete four.
     #[inline(always)]
-    pub(crate) fn opponent_winning_cells(&self) -> u64 {
+    pub(crate) fn opponent_winning_cells(&self) -> B {
         self.winning_cells(self.current ^ self.mask)
     }
 
@@ -342,12 +406,12 @@ impl Position {
     /// [`opponent_winning_cells`](Self::opponent_winning_cells), which the search already knows
     /// from the parent's move ordering.
     #[inline(always)]
-    pub(crate) fn non_losing_moves(&self, opponent_threats: u64) -> u64 {
+    pub(crate) fn non_losing_moves(&self, opponent_threats: B) -> B {
         let mut possible = self.possible();
         let forced = possible & opponent_threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0;
+        if forced != B::ZERO {
+            if forced & (forced - B::ONE) != B::ZERO {
+                return B::ZERO;
             }
             possible = forced;
         }
@@ -357,7 +421,7 @@ impl Position {
     /// The cells where the side to move would complete four after playing `cell`: the move
     /// ordering counts them, and they are the opponent's threats in the position after it.
     #[inline(always)]
-    pub(crate) fn winning_cells_after(&self, cell: u64) -> u64 {
+    pub(crate) fn winning_cells_after(&self, cell: B) -> B {
         self.geometry
             .winning_cells(self.current | cell, self.mask | cell)
     }
@@ -367,10 +431,10 @@ impl Position {
     /// move): the opponent can fill only one, so the move wins with the stone after next.
     /// Needs that neither side can win at once.
     #[inline(always)]
-    pub(crate) fn leaves_two_playable_threats(&self, cell: u64, created: u64) -> bool {
+    pub(crate) fn leaves_two_playable_threats(&self, cell: B, created: B) -> bool {
         let playable = (self.possible() ^ cell) | ((cell << 1) & self.geometry.board);
         let ready = created & playable;
-        ready & ready.wrapping_sub(1) != 0
+        ready & ready.wrapping_sub(B::ONE) != B::ZERO
     }
 
     /// Whether the side to move (`mover`) or the opponent still has a line of four that its
@@ -417,26 +481,26 @@ impl Position {
 
     /// The cells where the side to move would complete four.
     #[inline(always)]
-    pub(crate) fn own_winning_cells(&self) -> u64 {
+    pub(crate) fn own_winning_cells(&self) -> B {
         self.winning_cells(self.current)
     }
 
     /// The key of the position after playing `cell`.
     #[inline(always)]
-    pub(crate) fn key_after(&self, cell: u64) -> u64 {
+    pub(crate) fn key_after(&self, cell: B) -> B {
         (self.current ^ self.mask) + (self.mask | cell)
     }
 
     /// The cell a move in `column` would fill, if the column has room.
     #[inline(always)]
-    pub(crate) fn cell_in(&self, column: u32) -> u64 {
+    pub(crate) fn cell_in(&self, column: u32) -> B {
         self.possible() & self.geometry.column_mask(column)
     }
 
     /// The positions one move earlier from which a move reaches this one: one for every column
     /// whose top stone is the last mover's, without that stone. (Of a won position, some may be
     /// won already: only a position still in play has only positions in play as parents.)
-    pub(crate) fn parents(&self) -> impl Iterator<Item = Position> {
+    pub(crate) fn parents(&self) -> impl Iterator<Item = Position<B>> {
         let position = *self;
         let last_mover = position.current ^ position.mask;
         (0..position.geometry.width).filter_map(move |column| {
@@ -446,7 +510,7 @@ impl Position {
             // above the run, and the cell under that is the top stone (of an empty column, a
             // cell no stone is in).
             let top = (stones + (geometry.bottom & geometry.column_mask(column))) >> 1;
-            (top & last_mover != 0).then(|| Position {
+            (top & last_mover != B::ZERO).then(|| Position {
                 current: last_mover ^ top,
                 mask: position.mask ^ top,
                 moves: position.moves - 1,
@@ -456,16 +520,41 @@ impl Position {
     }
 }
 
+impl Position<u64> {
+    /// The same position on the 128-bit bitboard.
+    #[cfg(test)]
+    pub(crate) fn widened(&self) -> Position<u128> {
+        Position::from_stones(
+            self.width(),
+            self.height(),
+            u128::from(self.current),
+            u128::from(self.current ^ self.mask),
+        )
+        .expect("every board fits 128 bits")
+    }
+
+    /// The same position, its geometry taken from [`Geometry::STANDARD`]: for the search on the
+    /// standard board, so that the compiler sees the shape as a constant.
+    #[inline(always)]
+    pub(crate) fn on_standard_board(&self) -> Position<u64> {
+        debug_assert_eq!(self.geometry, Geometry::STANDARD);
+        Position {
+            geometry: Geometry::STANDARD,
+            ..*self
+        }
+    }
+}
+
 /// Whether the side to move, whose winning cells are `own_threats`, has two of them stacked
 /// right above one of `candidates` (its non-losing moves): playing there forces the opponent to
 /// block the lower one, and the upper one then wins. Needs that neither side can win at once.
 #[inline(always)]
-pub(crate) fn has_stacked_threats_over(candidates: u64, own_threats: u64) -> bool {
-    candidates & (own_threats >> 1) & (own_threats >> 2) != 0
+pub(crate) fn has_stacked_threats_over<B: Bitboard>(candidates: B, own_threats: B) -> bool {
+    candidates & (own_threats >> 1) & (own_threats >> 2) != B::ZERO
 }
 
 #[inline(always)]
-fn has_four(geometry: &Geometry, stones: u64) -> bool {
+fn has_four<B: Bitboard>(geometry: &Geometry<B>, stones: B) -> bool {
     let lines = [1, geometry.height + 1, geometry.height, geometry.height + 2];
     let directions = if geometry.has_rows {
         &lines[..]
@@ -474,7 +563,7 @@ fn has_four(geometry: &Geometry, stones: u64) -> bool {
     };
     directions.iter().any(|&s| {
         let pair = stones & (stones >> s);
-        pair & (pair >> (2 * s)) != 0
+        pair & (pair >> (2 * s)) != B::ZERO
     })
 }
 
@@ -489,8 +578,8 @@ mod tests {
 
     #[test]
     fn boards_that_do_not_fit_are_refused() {
-        assert!(Position::new(8, 8).is_err());
-        assert!(Position::new(0, 6).is_err());
+        assert!(Position::<u64>::new(8, 8).is_err());
+        assert!(Position::<u64>::new(0, 6).is_err());
         for (w, h) in [
             (7, 6),
             (6, 7),
@@ -501,7 +590,7 @@ mod tests {
             (1, 63),
             (32, 1),
         ] {
-            assert!(Position::new(w, h).is_ok(), "{w}x{h}");
+            assert!(Position::<u64>::new(w, h).is_ok(), "{w}x{h}");
         }
     }
 
@@ -536,10 +625,13 @@ mod tests {
         let p = pos("4453");
         let opponent = p.current ^ p.mask;
         assert_eq!(Position::from_stones(7, 6, p.current, opponent), Ok(p));
-        assert!(Position::from_stones(7, 6, 0b100, 0).is_err(), "gap");
-        assert!(Position::from_stones(7, 6, 0b1, 0b1).is_err(), "overlap");
+        assert!(Position::<u64>::from_stones(7, 6, 0b100, 0).is_err(), "gap");
         assert!(
-            Position::from_stones(7, 6, 0b11, 0).is_err(),
+            Position::<u64>::from_stones(7, 6, 0b1, 0b1).is_err(),
+            "overlap"
+        );
+        assert!(
+            Position::<u64>::from_stones(7, 6, 0b11, 0).is_err(),
             "stone counts"
         );
     }

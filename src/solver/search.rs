@@ -6,6 +6,7 @@ use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use super::bitboard::Bitboard;
 use super::book::Book;
 use super::order::{centre_out, MoveList, MAX_WIDTH};
 use super::position::{has_stacked_threats_over, Geometry};
@@ -100,9 +101,10 @@ pub struct Solver {
     interrupted: bool,
     /// Whether table keys are folded with their mirror image (set per search).
     mirror: bool,
-    /// The board of the last search: keys only identify positions of one board size, so the
-    /// tables are cleared when it changes.
-    board: Option<Geometry>,
+    /// The board of the last search and its bitboard's width: keys only identify positions of
+    /// one board size, and are stored differently on each bitboard, so the tables are cleared
+    /// when either changes.
+    board: Option<Board>,
     /// Exact scores of the opening, consulted before searching a position it holds: the book
     /// the caller handed in, none until then.
     book: Option<Arc<Book>>,
@@ -136,7 +138,7 @@ impl Solver {
     fn on_tables(
         table: Arc<Table>,
         near_leaf: Arc<Table>,
-        board: Option<Geometry>,
+        board: Option<Board>,
         book: Option<Arc<Book>>,
     ) -> Solver {
         Solver {
@@ -169,20 +171,20 @@ impl Solver {
     }
 
     /// The score of `position` in the book this solver consults, when the book holds it.
-    pub fn known_score(&self, position: &Position) -> Option<Score> {
+    pub fn known_score<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
         self.book_score(position)
     }
 
     /// The book's score of `position` when the book holds it.
     #[inline(never)]
-    fn book_score(&self, position: &Position) -> Option<Score> {
-        self.book.as_ref()?.score(position)
+    fn book_score<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
+        self.book.as_ref()?.score(&position.narrowed()?)
     }
 
     /// The least score of `position` that the book's scores of its parents allow
     /// ([`Book::floor`]).
-    fn known_floor(&self, position: &Position) -> Option<Score> {
-        self.book.as_ref()?.floor(position)
+    fn known_floor<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
+        self.book.as_ref()?.floor(&position.narrowed()?)
     }
 
     /// Searches exact scores ([`solve`](Self::solve), [`analyze`](Self::analyze) and the like)
@@ -229,7 +231,7 @@ impl Solver {
     }
 
     /// The exact score of `position`.
-    pub fn solve(&mut self, position: &Position) -> Score {
+    pub fn solve<B: Bitboard>(&mut self, position: &Position<B>) -> Score {
         self.solve_within(position, &Limits::default())
             .expect("a search without limits always finishes")
     }
@@ -238,9 +240,9 @@ impl Solver {
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds proven so far.
-    pub fn solve_within(
+    pub fn solve_within<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         limits: &Limits,
     ) -> Result<Score, SolverError> {
         self.solve_between(position, Score::new(i8::MIN), Score::new(i8::MAX), limits)
@@ -253,9 +255,9 @@ impl Solver {
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds proven so far.
-    pub fn solve_between(
+    pub fn solve_between<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         known_lower: Score,
         known_upper: Score,
         limits: &Limits,
@@ -270,9 +272,9 @@ impl Solver {
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds proven so far.
-    pub fn solve_above(
+    pub fn solve_above<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         floor: Score,
         limits: &Limits,
     ) -> Result<Score, SolverError> {
@@ -282,9 +284,9 @@ impl Solver {
 
     /// The search of [`solve_between`](Self::solve_between) and
     /// [`solve_above`](Self::solve_above), `likely_floor` being the latter's floor.
-    fn solve_range(
+    fn solve_range<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         known_lower: Score,
         known_upper: Score,
         likely_floor: Option<Score>,
@@ -360,9 +362,9 @@ impl Solver {
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] when `limits` end the search first.
-    pub fn is_at_most_within(
+    pub fn is_at_most_within<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         bound: Score,
         limits: &Limits,
     ) -> Result<bool, SolverError> {
@@ -398,7 +400,7 @@ impl Solver {
     }
 
     /// Who wins `position` with perfect play; faster than [`solve`](Self::solve).
-    pub fn solve_weak(&mut self, position: &Position) -> Outcome {
+    pub fn solve_weak<B: Bitboard>(&mut self, position: &Position<B>) -> Outcome {
         self.solve_weak_within(position, &Limits::default())
             .expect("a search without limits always finishes")
     }
@@ -408,9 +410,9 @@ impl Solver {
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds proven so far (the full range: a weak search
     /// is a single probe).
-    pub fn solve_weak_within(
+    pub fn solve_weak_within<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         limits: &Limits,
     ) -> Result<Outcome, SolverError> {
         if let Some(score) = terminal_score(position) {
@@ -433,7 +435,7 @@ impl Solver {
 
     /// The exact score of every column for the side to move, after playing it (`None` where the
     /// column is full or the game is over).
-    pub fn analyze(&mut self, position: &Position) -> Vec<Option<Score>> {
+    pub fn analyze<B: Bitboard>(&mut self, position: &Position<B>) -> Vec<Option<Score>> {
         self.analyze_within(position, &Limits::default())
             .expect("a search without limits always finishes")
     }
@@ -445,9 +447,9 @@ impl Solver {
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds of the leftmost column whose search was
     /// stopped.
-    pub fn analyze_within(
+    pub fn analyze_within<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         limits: &Limits,
     ) -> Result<Vec<Option<Score>>, SolverError> {
         let finished = position.is_won() || position.is_full();
@@ -508,9 +510,9 @@ impl Solver {
 
     /// The scores of `children` (each with the column that reaches it), one after the other,
     /// within one budget of nodes, up to the first that fails.
-    fn solve_in_turn(
+    fn solve_in_turn<B: Bitboard>(
         &mut self,
-        children: &[(u32, Position)],
+        children: &[(u32, Position<B>)],
         limits: &Limits,
     ) -> Vec<(u32, Result<Score, SolverError>)> {
         let start = self.nodes;
@@ -540,9 +542,9 @@ impl Solver {
     /// none starts. (Helpers joining one search barely help `analyze`: on 20 ply-12 positions two
     /// threads that way took as long as one.) A panic in a search is a bug: it reaches the caller
     /// once the other threads have finished theirs.
-    pub fn solve_side_by_side(
+    pub fn solve_side_by_side<B: Bitboard>(
         &mut self,
-        searches: &[(Position, Score, Score)],
+        searches: &[(Position<B>, Score, Score)],
         limits: &(dyn Fn() -> Limits + Sync),
         mut found: impl FnMut(usize, Result<Score, SolverError>, u64) -> bool,
     ) {
@@ -608,7 +610,7 @@ impl Solver {
     /// The exact score of `position` and one column (0-based) that reaches it, `None` if the
     /// game is over. The column comes from the search's own table when it proved the score,
     /// else from [`analyze`](Self::analyze).
-    pub fn solve_best(&mut self, position: &Position) -> (Score, Option<u32>) {
+    pub fn solve_best<B: Bitboard>(&mut self, position: &Position<B>) -> (Score, Option<u32>) {
         let score = self.solve(position);
         if position.is_won() || position.is_full() {
             return (score, None);
@@ -641,7 +643,7 @@ impl Solver {
     }
 
     /// The columns (0-based) that reach the best score, left to right; empty if the game is over.
-    pub fn best_columns(&mut self, position: &Position) -> Vec<u32> {
+    pub fn best_columns<B: Bitboard>(&mut self, position: &Position<B>) -> Vec<u32> {
         let scores = self.analyze(position);
         let best = scores.iter().flatten().max().copied();
         (0..position.width())
@@ -649,17 +651,18 @@ impl Solver {
             .collect()
     }
 
-    fn arm(&mut self, position: &Position, limits: &Limits) {
-        if self.board != Some(*position.geometry()) {
+    fn arm<B: Bitboard>(&mut self, position: &Position<B>, limits: &Limits) {
+        let board = Board::of(position);
+        if self.board != Some(board) {
             self.table.clear();
             self.near_leaf.clear();
-            self.board = Some(*position.geometry());
+            self.board = Some(board);
         }
         // Mirror images meet often only below a symmetric root (the empty board, `44`...);
         // elsewhere folding keys costs more time than the few transpositions it finds.
         self.mirror = position.geometry().mirror_key(position.key()) == position.key();
-        self.book_depth = match &self.book {
-            Some(book) if book.fits(position) => book.depth() as i32,
+        self.book_depth = match (&self.book, position.narrowed()) {
+            (Some(book), Some(narrow)) if book.fits(&narrow) => book.depth() as i32,
             _ => -1,
         };
         self.interrupted = false;
@@ -690,40 +693,40 @@ impl Solver {
 
     /// [`negamax`](Self::negamax) compiled for the position's board: the standard board gets its
     /// own copy with the shape built in (a fifth fewer instructions), every other board the
-    /// general one.
-    fn search(&mut self, position: &Position, alpha: i32, beta: i32) -> i32 {
-        let threats = Threats {
-            own: position.own_winning_cells(),
-            opponent: position.opponent_winning_cells(),
-        };
-        if *position.geometry() == Geometry::STANDARD {
-            self.negamax::<true, { Geometry::STANDARD.width as usize }>(
-                position, threats, alpha, beta,
-            )
-        } else {
-            self.negamax::<false, MAX_WIDTH>(position, threats, alpha, beta)
+    /// general one of its bitboard.
+    fn search<B: Bitboard>(&mut self, position: &Position<B>, alpha: i32, beta: i32) -> i32 {
+        match position
+            .narrowed()
+            .filter(|p| *p.geometry() == Geometry::STANDARD)
+        {
+            Some(standard) => self
+                .negamax::<u64, StandardShape, { Geometry::STANDARD.width as usize }>(
+                    &standard,
+                    Threats::of(&standard),
+                    alpha,
+                    beta,
+                ),
+            None => {
+                self.negamax::<B, AnyShape, MAX_WIDTH>(position, Threats::of(position), alpha, beta)
+            }
         }
     }
 
     /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
-    /// on the same side of the window (at most `alpha`, or at least `beta`). `STANDARD`: the
-    /// position is on the standard board; `WIDTH`: at least the board's width; `threats`: the
-    /// cells where each side would complete four.
+    /// on the same side of the window (at most `alpha`, or at least `beta`). `S`: the board's
+    /// [`Shape`]; `WIDTH`: at least the board's width; `threats`: the cells where each side
+    /// would complete four.
     ///
     /// Requires that the side to move cannot win at once (every caller checks that first, and
     /// children are only ever reached through moves that do not allow an immediate win).
-    fn negamax<const STANDARD: bool, const WIDTH: usize>(
+    fn negamax<B: Bitboard, S: Shape<B>, const WIDTH: usize>(
         &mut self,
-        position: &Position,
-        threats: Threats,
+        position: &Position<B>,
+        threats: Threats<B>,
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        let position = &if STANDARD {
-            position.on_standard_board()
-        } else {
-            *position
-        };
+        let position = &S::shaped(position);
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check_limits() {
             return 0;
@@ -738,7 +741,7 @@ impl Solver {
         }
 
         let candidates = position.non_losing_moves(threats.opponent);
-        if candidates == 0 {
+        if candidates == B::ZERO {
             // Every move lets the opponent complete four with its next stone.
             return -(area - moves) / 2;
         }
@@ -803,11 +806,11 @@ impl Solver {
         // After a move from an odd number of empty cells the opponent may face our follow-up
         // strategy; only a bound of at least `beta` cuts, and the bound is at most 1.
         let check_children = beta <= 1 && empty % 2 == 1;
-        let mut list = MoveList::<WIDTH>::new();
+        let mut list = MoveList::<B, WIDTH>::new();
         for &column in centre_out(geometry.width) {
             let column = u32::from(column);
             let cell = candidates & position.cell_in(column);
-            if cell != 0 {
+            if cell != B::ZERO {
                 // Such a move refutes this position without any search.
                 if check_children {
                     let mut child = *position;
@@ -832,7 +835,7 @@ impl Solver {
                     u32::MAX
                 } else {
                     (created & !(threats.opponent << 1)).count_ones()
-                        + u32::from((cell << 1) & threats.own == 0)
+                        + u32::from((cell << 1) & threats.own == B::ZERO)
                 };
                 list.push(cell, column, child_key, created, weight);
             }
@@ -868,7 +871,7 @@ impl Solver {
                 own: threats.opponent & !cell,
                 opponent: created,
             };
-            let score = -self.negamax::<STANDARD, WIDTH>(&child, child_threats, -beta, -alpha);
+            let score = -self.negamax::<B, S, WIDTH>(&child, child_threats, -beta, -alpha);
             if self.interrupted {
                 return 0;
             }
@@ -920,7 +923,7 @@ impl Solver {
 
     /// The key under which `key`'s position is stored, and whether it is the mirror image.
     #[inline]
-    fn table_key(&self, geometry: &Geometry, key: u64) -> (u64, bool) {
+    fn table_key<B: Bitboard>(&self, geometry: &Geometry<B>, key: B) -> (B, bool) {
         if self.mirror {
             let mirrored = geometry.mirror_key(key);
             if mirrored < key {
@@ -934,11 +937,65 @@ impl Solver {
 /// The cells where each side would complete four, handed from a node to its children so that
 /// neither is computed twice.
 #[derive(Clone, Copy)]
-struct Threats {
+struct Threats<B> {
     /// The side to move's.
-    own: u64,
+    own: B,
     /// The opponent's.
-    opponent: u64,
+    opponent: B,
+}
+
+impl<B: Bitboard> Threats<B> {
+    /// The threats of a position the search starts from.
+    fn of(position: &Position<B>) -> Threats<B> {
+        Threats {
+            own: position.own_winning_cells(),
+            opponent: position.opponent_winning_cells(),
+        }
+    }
+}
+
+/// How [`Solver::negamax`] learns the board it searches: compiled in, or from the position.
+trait Shape<B: Bitboard> {
+    /// `position`, with its geometry where the compiler can see it.
+    fn shaped(position: &Position<B>) -> Position<B>;
+}
+
+/// The standard 7x6 board, every shift and mask a constant.
+struct StandardShape;
+
+impl Shape<u64> for StandardShape {
+    #[inline(always)]
+    fn shaped(position: &Position<u64>) -> Position<u64> {
+        position.on_standard_board()
+    }
+}
+
+/// Any board, its geometry read from the position.
+struct AnyShape;
+
+impl<B: Bitboard> Shape<B> for AnyShape {
+    #[inline(always)]
+    fn shaped(position: &Position<B>) -> Position<B> {
+        *position
+    }
+}
+
+/// What identifies a board for the tables: its size and the bitboard its keys are of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Board {
+    width: u32,
+    height: u32,
+    bits: u32,
+}
+
+impl Board {
+    fn of<B: Bitboard>(position: &Position<B>) -> Board {
+        Board {
+            width: position.width(),
+            height: position.height(),
+            bits: B::BITS,
+        }
+    }
 }
 
 /// The helper threads of one exact search. Each runs the same search as the main thread on the
@@ -952,7 +1009,7 @@ struct Helpers {
 impl Helpers {
     /// Starts `solver.threads - 1` helpers on `position`; a thread the system refuses is
     /// simply not started.
-    fn start(solver: &Solver, position: &Position) -> Helpers {
+    fn start<B: Bitboard>(solver: &Solver, position: &Position<B>) -> Helpers {
         let done = Arc::new(AtomicBool::new(false));
         let empty = position.geometry().area() - position.moves_played();
         let threads = (1..solver.threads)
@@ -998,7 +1055,7 @@ impl Drop for Helpers {
 }
 
 /// The score of a position without search: finished, or won with the next stone.
-fn terminal_score(position: &Position) -> Option<i32> {
+fn terminal_score<B: Bitboard>(position: &Position<B>) -> Option<i32> {
     let area = position.geometry().area() as i32;
     let moves = position.moves_played() as i32;
     if position.is_won() {
@@ -1014,7 +1071,7 @@ fn terminal_score(position: &Position) -> Option<i32> {
 }
 
 /// The widest score range of a position the side to move cannot win at once.
-fn root_bounds(position: &Position) -> (i32, i32) {
+fn root_bounds<B: Bitboard>(position: &Position<B>) -> (i32, i32) {
     let area = position.geometry().area() as i32;
     let moves = position.moves_played() as i32;
     (-(area - moves) / 2, (area + 1 - moves) / 2)
@@ -1028,7 +1085,7 @@ mod tests {
     use std::collections::HashMap;
 
     /// Plain minimax over every move: no pruning, no table, no move ordering.
-    fn exhaustive(position: &Position) -> i32 {
+    fn exhaustive<B: Bitboard>(position: &Position<B>) -> i32 {
         let area = position.geometry().area() as i32;
         let moves = position.moves_played() as i32;
         if position.is_full() {
@@ -1051,7 +1108,12 @@ mod tests {
 
     /// Plays `columns` (taken modulo the width) from the empty board, skipping full columns and
     /// winning moves, until `stones` stones are down.
-    fn position_from(width: u32, height: u32, columns: &[u8], stones: u32) -> Position {
+    fn position_from<B: Bitboard>(
+        width: u32,
+        height: u32,
+        columns: &[u8],
+        stones: u32,
+    ) -> Position<B> {
         let mut position = Position::new(width, height).unwrap();
         for &c in columns {
             let column = u32::from(c) % width;
@@ -1073,7 +1135,7 @@ mod tests {
             columns in proptest::collection::vec(0u8..4, 40),
             stones in 4u32..12,
         ) {
-            let position = position_from(4, 4, &columns, stones);
+            let position: Position = position_from(4, 4, &columns, stones);
             let mut solver = Solver::with_table_bits(18);
             let expected = exhaustive(&position);
             prop_assert_eq!(i32::from(solver.solve(&position).value()), expected);
@@ -1085,7 +1147,7 @@ mod tests {
             columns in proptest::collection::vec(0u8..5, 60),
             stones in 11u32..18,
         ) {
-            let position = position_from(5, 4, &columns, stones);
+            let position: Position = position_from(5, 4, &columns, stones);
             let mut solver = Solver::with_table_bits(18);
             prop_assert_eq!(i32::from(solver.solve(&position).value()), exhaustive(&position));
             let scores = solver.analyze(&position);
@@ -1106,12 +1168,12 @@ mod tests {
 
     /// Calls `visit` on every position, up to a win or a full board, of `games` random games
     /// on a `width` x `height` board (a fixed xorshift sequence from `seed`).
-    fn random_games(
+    fn random_games<B: Bitboard>(
         width: u32,
         height: u32,
         games: usize,
         seed: u64,
-        mut visit: impl FnMut(&Position),
+        mut visit: impl FnMut(&Position<B>),
     ) {
         let mut state = seed;
         for _ in 0..games {
@@ -1125,6 +1187,58 @@ mod tests {
                 let column = columns[(state % columns.len() as u64) as usize];
                 position.play_column(column).unwrap();
             }
+        }
+    }
+
+    #[test]
+    fn the_wide_bitboard_scores_as_the_narrow_one() {
+        // Positions of random games on boards of both parities, solved and analysed on each
+        // bitboard: every score agrees.
+        for (width, height, stones) in [(5, 4, 6), (6, 5, 12), (4, 6, 8)] {
+            let mut positions: Vec<Position> = Vec::new();
+            random_games(width, height, 12, 0x7f4a_7c15, |p| {
+                if p.moves_played() == stones {
+                    positions.push(*p);
+                }
+            });
+            assert!(positions.len() >= 6, "{width}x{height}");
+            let (mut narrow, mut wide) = (Solver::with_table_bits(16), Solver::with_table_bits(16));
+            for position in &positions {
+                let widened = position.widened();
+                assert_eq!(wide.solve(&widened), narrow.solve(position), "{position:?}");
+                assert_eq!(wide.analyze(&widened), narrow.analyze(position));
+                assert_eq!(wide.solve_weak(&widened), narrow.solve_weak(position));
+            }
+        }
+    }
+
+    #[test]
+    fn scores_on_boards_past_64_bits_match_exhaustive_search() {
+        // Random positions on 9x7 (72 bits), 8x8 (72) and 16x7 (128 bits: every bit of the key
+        // in use) with ten empty cells, made by random moves that do not complete four (many
+        // tries end earlier, where every move left completes four).
+        let mut state = 0x9e37_79b9_u64;
+        for (width, height) in [(9, 7), (8, 8), (16, 7)] {
+            let mut solver = Solver::with_table_bits(16);
+            let mut solved = 0;
+            for _ in 0..200 {
+                let columns: Vec<u8> = (0..2000)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        (state % 251) as u8
+                    })
+                    .collect();
+                let stones = width * height - 10;
+                let position: Position<u128> = position_from(width, height, &columns, stones);
+                if position.moves_played() == stones {
+                    let expected = exhaustive(&position);
+                    assert_eq!(i32::from(solver.solve(&position).value()), expected);
+                    solved += 1;
+                }
+            }
+            assert!(solved >= 10, "{width}x{height}: {solved}");
         }
     }
 
@@ -1172,13 +1286,19 @@ mod tests {
         // ten empty cells, the exact score respects it.
         for (width, height) in [(5, 4), (4, 5)] {
             let mut seen = [0usize; 2];
-            random_games(width, height, 300, 0x2545_f491_4f6c_dd1d, |position| {
-                let empty = width * height - position.moves_played();
-                if let Some(bound) = position.follow_up_bound().filter(|_| empty <= 10) {
-                    assert!(exhaustive(position) <= bound, "{position:?}");
-                    seen[(-bound) as usize] += 1;
-                }
-            });
+            random_games(
+                width,
+                height,
+                300,
+                0x2545_f491_4f6c_dd1d,
+                |position: &Position| {
+                    let empty = width * height - position.moves_played();
+                    if let Some(bound) = position.follow_up_bound().filter(|_| empty <= 10) {
+                        assert!(exhaustive(position) <= bound, "{position:?}");
+                        seen[(-bound) as usize] += 1;
+                    }
+                },
+            );
             assert!(seen[0] > 0 && seen[1] > 0, "{width}x{height}: {seen:?}");
         }
     }
@@ -1188,7 +1308,7 @@ mod tests {
         // x connects with its 4th stone on ply 7: 18 on 7x6 (42 cells), 10 on 5x5 (25 cells),
         // as a win one stone earlier scores for the side about to make it.
         for (width, height, score) in [(7, 6, 18), (5, 5, 10)] {
-            let mut position = Position::new(width, height).unwrap();
+            let mut position = Position::<u64>::new(width, height).unwrap();
             for column in [0, 1, 0, 1, 0, 1] {
                 position.play_column(column).unwrap();
             }
@@ -1285,7 +1405,7 @@ mod tests {
 
     #[test]
     fn a_new_solver_consults_no_book_until_one_is_handed_in() {
-        let empty = Position::new(7, 6).unwrap();
+        let empty = Position::<u64>::new(7, 6).unwrap();
         let fresh = Solver::new();
         assert!(fresh.book().is_none());
         assert_eq!(fresh.known_score(&empty), None);
@@ -1304,10 +1424,13 @@ mod tests {
     fn a_new_board_size_does_not_read_the_last_ones_table() {
         // The same key means different positions on 4x5 and 5x4.
         let mut fresh = Solver::with_table_bits(18);
-        let expected = fresh.analyze(&Position::new(5, 4).unwrap());
+        let expected = fresh.analyze(&Position::<u64>::new(5, 4).unwrap());
         let mut reused = Solver::with_table_bits(18);
-        reused.analyze(&Position::new(4, 5).unwrap());
-        assert_eq!(reused.analyze(&Position::new(5, 4).unwrap()), expected);
+        reused.analyze(&Position::<u64>::new(4, 5).unwrap());
+        assert_eq!(
+            reused.analyze(&Position::<u64>::new(5, 4).unwrap()),
+            expected
+        );
     }
 
     #[test]
@@ -1315,7 +1438,7 @@ mod tests {
         // `36641613257` from the begin-medium set: score 6, about 150,000 nodes alone without
         // the book (which holds it).
         let columns: Vec<u8> = b"36641613257".iter().map(|c| c - b'1').collect();
-        let position = Position::from_moves(7, 6, &columns).unwrap();
+        let position = Position::<u64>::from_moves(7, 6, &columns).unwrap();
         let mut alone = Solver::with_table_bits(20);
         let expected = alone.solve(&position);
         assert_eq!(expected.value(), 6);
@@ -1395,7 +1518,7 @@ mod tests {
             stop: Some(Arc::new(AtomicBool::new(true))),
             ..Limits::default()
         };
-        let opening = Position::from_moves(7, 6, &[3, 3]).unwrap();
+        let opening = Position::<u64>::from_moves(7, 6, &[3, 3]).unwrap();
         match pair.analyze_within(&opening, &stopped) {
             Err(SolverError::Interrupted { lower, upper }) => assert!(lower <= upper),
             other => panic!("expected an interruption, got {other:?}"),
@@ -1450,7 +1573,7 @@ mod tests {
         // Told to stop at the first result, no search starts after it: each thread finishes at
         // most the one it had started (the searches are short, so without the wait for the
         // answer the threads would have raced through most of them).
-        let mut quick = Vec::new();
+        let mut quick: Vec<(Position, Score, Score)> = Vec::new();
         random_games(5, 4, 40, 0x9a1e, |p| {
             if p.moves_played() == 10 {
                 quick.push((*p, Score::new(i8::MIN), Score::new(i8::MAX)));
@@ -1470,13 +1593,16 @@ mod tests {
     #[test]
     fn the_4x4_board_is_a_draw() {
         let mut solver = Solver::with_table_bits(18);
-        assert_eq!(solver.solve(&Position::new(4, 4).unwrap()), Score::DRAW);
+        assert_eq!(
+            solver.solve(&Position::<u64>::new(4, 4).unwrap()),
+            Score::DRAW
+        );
     }
 
     #[test]
     fn scores_follow_the_convention() {
         let mut solver = Solver::with_table_bits(18);
-        let pos = |moves: &[u8]| Position::from_moves(7, 6, moves).unwrap();
+        let pos = |moves: &[u8]| Position::<u64>::from_moves(7, 6, moves).unwrap();
         // `4455`: the first player wins with its fourth stone.
         assert_eq!(solver.solve(&pos(&[3, 3, 4, 4])).value(), 18);
         // Three stones in column 1: win at once with the fourth.
@@ -1491,7 +1617,7 @@ mod tests {
 
     #[test]
     fn limits_interrupt_a_long_search() {
-        let position = Position::from_moves(7, 6, &[3, 3]).unwrap();
+        let position = Position::<u64>::from_moves(7, 6, &[3, 3]).unwrap();
         let mut solver = Solver::with_table_bits(18);
         // The opening book would answer at once: the search is what is under test.
         let few_nodes = Limits {
@@ -1517,7 +1643,7 @@ mod tests {
         assert!(solver.analyze_within(&position, &past).is_err());
 
         // A finished limit leaves the solver usable for an exact search.
-        let easy = Position::from_moves(7, 6, &[3, 3, 4, 4]).unwrap();
+        let easy = Position::<u64>::from_moves(7, 6, &[3, 3, 4, 4]).unwrap();
         assert_eq!(solver.solve(&easy).value(), 18);
     }
 }

@@ -1,10 +1,13 @@
 //! The transposition table: bounds on the exact score of positions already searched, in
-//! four-entry buckets of 64-bit entries; knows nothing of the board beyond its key.
+//! four-entry buckets of one 64-bit word per entry for `u64` keys and two for `u128` keys; knows
+//! nothing of the board beyond its key.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 
-/// Entry layout (bit 63 set once written; zero means empty):
+use super::bitboard::Bitboard;
+
+/// Entry layout of a `u64` key: one word (bit 63 set once written; zero means empty):
 ///
 /// ```text
 ///  63    62..60    59..54  53..48   47..40   39..32    31..0
@@ -17,6 +20,17 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 /// exactly whenever `key < 2^(b + 35)` (every key of a 7x6 board, whose keys are below 2^49, once
 /// the table has 2^14 buckets). On larger boards two keys may share bucket and check, with a
 /// chance of about 2^-35 per probe.
+///
+/// A `u128` key takes two words: the word above holds the same layout (its check the next 35
+/// bits above the bucket's), the word below 64 more bits of check, stored exclusive-or'd with
+/// the word above. With `2^b` buckets of 64 bytes, bucket and check identify the key exactly
+/// whenever `key < 2^(b + 99)`: every key of a board of up to 112 cells and sentinels (10x10,
+/// 11x9, 12x8, 14x7) with the smallest table (2^13 buckets), up to 123 with a 1 GiB one. Longer keys fold their
+/// bits from `b + 99` up into the lower word, so two of them may share an entry, with a chance of
+/// about 2^-99 per probe. The two words are written one after the other, so a probe racing a
+/// store may read one word of each entry: the lower word then disagrees with the upper one (a
+/// new entry's or a rewritten one's) and the probe misses, unless 64 bits of the two entries
+/// happen to match.
 const USED: u64 = 1 << 63;
 /// The bits of an entry that hold the check: 32 at the bottom, 3 more under `USED`.
 const CHECK: u64 = 0x7 << 60 | 0xffff_ffff;
@@ -34,11 +48,12 @@ pub(crate) struct Bounds {
 }
 
 /// A fixed-size table of bounds keyed by position key, shared by the threads of one search:
-/// every entry is one atomic 64-bit word, so a probe sees a whole entry or none, and a race
-/// between two stores loses one of them, never mixes them.
+/// every word is atomic, so a probe of a one-word entry sees a whole entry or none, a race
+/// between two stores loses one of them and never mixes them, and a two-word entry read half
+/// old, half new does not match (see [`USED`]).
 pub(crate) struct Table {
     entries: Entries,
-    /// `b`: the table has `2^b` buckets.
+    /// `b`: the table has `2^b` buckets of one-word entries.
     bucket_bits: u32,
     /// `2^b - 1`.
     bucket_mask: u64,
@@ -48,23 +63,44 @@ pub(crate) struct Table {
     written: WriteLog,
 }
 
-/// The first [`WRITE_LOG`] buckets given a new entry since the last clear; once more were, a
-/// clear wipes the whole table.
-struct WriteLog {
-    len: AtomicUsize,
-    buckets: Box<[AtomicU32]>,
+/// Where a key's entry is looked for and what identifies it there.
+struct Slot {
+    /// The bucket's first word.
+    first: usize,
+    /// The entry word's check bits, with `USED`.
+    check: u64,
+    /// The second word's check (two-word entries; zero for one-word ones).
+    check_below: u64,
 }
 
-/// Entries per bucket: four entries are 32 bytes, inside one cache line, so a probe still costs
-/// one miss while a new entry can evict the least costly of four.
+/// The first [`WRITE_LOG`] 32-byte blocks given a new entry since the last clear (a bucket of
+/// one-word entries, half a bucket of two-word ones), each as the index of its first word
+/// divided by [`BLOCK_WORDS`]; once more were, a clear wipes the whole table.
+struct WriteLog {
+    len: AtomicUsize,
+    blocks: Box<[AtomicU32]>,
+}
+
+/// Entries per bucket: four one-word entries are 32 bytes, four two-word entries 64, inside one
+/// cache line either way, so a probe still costs one miss while a new entry can evict the least
+/// costly of four.
 const WAYS: usize = 4;
 
-/// How many written buckets are logged before a clear falls back to wiping the whole table.
+/// The words of a block of the [`WriteLog`].
+const BLOCK_WORDS: usize = WAYS;
+
+/// How many written blocks are logged before a clear falls back to wiping the whole table.
 const WRITE_LOG: usize = 1 << 14;
 
+/// Whether keys of type `K` take two words per entry.
+#[inline(always)]
+fn is_wide<K: Bitboard>() -> bool {
+    K::BITS > u64::BITS
+}
+
 impl Table {
-    /// A table of about `2^bits` entries (8 bytes each), at least 2^16 so that 7x6 keys are
-    /// always told apart exactly.
+    /// A table of about `2^bits` words (8 bytes each; entries of one or two words), at least
+    /// 2^16 so that 7x6 keys are always told apart exactly.
     pub(crate) fn with_bits(bits: u32) -> Table {
         let bucket_bits = bits.clamp(16, 36) - WAYS.trailing_zeros();
         Table {
@@ -74,7 +110,7 @@ impl Table {
             mix_shift: 64 - bucket_bits,
             written: WriteLog {
                 len: AtomicUsize::new(0),
-                buckets: (0..WRITE_LOG).map(|_| AtomicU32::new(0)).collect(),
+                blocks: (0..WRITE_LOG).map(|_| AtomicU32::new(0)).collect(),
             },
         }
     }
@@ -89,9 +125,9 @@ impl Table {
         let log = &self.written;
         let logged = log.len.load(Relaxed);
         if logged <= WRITE_LOG {
-            for bucket in &log.buckets[..logged] {
-                let slot = WAYS * bucket.load(Relaxed) as usize;
-                for entry in &self.entries[slot..slot + WAYS] {
+            for block in &log.blocks[..logged] {
+                let first = BLOCK_WORDS * block.load(Relaxed) as usize;
+                for entry in &self.entries[first..first + BLOCK_WORDS] {
                     entry.store(0, Relaxed);
                 }
             }
@@ -103,13 +139,31 @@ impl Table {
         log.len.store(0, Relaxed);
     }
 
-    /// The first entry of `key`'s bucket, and the check stored with it.
+    /// `key`'s bucket and the checks stored with its entry.
     #[inline]
-    fn slot(&self, key: u64) -> (usize, u64) {
-        let high = key >> self.bucket_bits;
-        let bucket = (key ^ self.mix(high)) & self.bucket_mask;
-        let check = (high & 0xffff_ffff) | (high >> 32 & 0x7) << 60;
-        (WAYS * bucket as usize, USED | check)
+    fn slot<K: Bitboard>(&self, key: K) -> Slot {
+        if is_wide::<K>() {
+            // Half as many buckets, of twice the words.
+            let bits = self.bucket_bits - 1;
+            let key = key.to_u128();
+            let high = key >> bits;
+            let folded = high as u64 ^ (high >> 64) as u64;
+            let bucket = (key as u64 ^ (self.mix(folded) >> 1)) & (self.bucket_mask >> 1);
+            Slot {
+                first: 2 * WAYS * bucket as usize,
+                check: check_bits(high as u64, (high >> 32) as u64),
+                check_below: (high >> 35) as u64 ^ (high >> 99) as u64,
+            }
+        } else {
+            let key = key.to_u128() as u64;
+            let high = key >> self.bucket_bits;
+            let bucket = (key ^ self.mix(high)) & self.bucket_mask;
+            Slot {
+                first: WAYS * bucket as usize,
+                check: check_bits(high, high >> 32),
+                check_below: 0,
+            }
+        }
     }
 
     /// A hash of a key's bits above the bucket's, below `2^b`. Fibonacci hashing: the top bits
@@ -119,17 +173,24 @@ impl Table {
         high.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.mix_shift
     }
 
+    /// The words of the bucket of `slot`, for keys of type `K`.
+    #[inline(always)]
+    fn bucket<K: Bitboard>(&self, slot: &Slot) -> &[AtomicU64] {
+        let words = if is_wide::<K>() { 2 * WAYS } else { WAYS };
+        &self.entries[slot.first..slot.first + words]
+    }
+
     /// Starts loading `key`'s bucket into cache, so that several probes can wait on memory at
     /// once instead of one after the other.
     #[inline]
     #[allow(unsafe_code, reason = "a prefetch hint; see the SAFETY comment")]
-    pub(crate) fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch<K: Bitboard>(&self, key: K) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let (slot, _) = self.slot(key);
+            let slot = self.slot(key);
             // SAFETY: prefetching never faults, and the address is inside `entries` anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(slot).cast()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(slot.first).cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -137,28 +198,32 @@ impl Table {
 
     /// The bounds stored for `key`, if any.
     #[inline]
-    pub(crate) fn probe(&self, key: u64) -> Option<Bounds> {
-        let (slot, check) = self.slot(key);
-        self.entries[slot..slot + WAYS]
-            .iter()
-            .map(|e| e.load(Relaxed))
-            .find(|&e| e & (USED | CHECK) == check)
-            .map(decode)
+    pub(crate) fn probe<K: Bitboard>(&self, key: K) -> Option<Bounds> {
+        let slot = self.slot(key);
+        let bucket = self.bucket::<K>(&slot);
+        (0..WAYS)
+            .map(|way| load::<K>(bucket, way))
+            .find(|&(e, below)| e & (USED | CHECK) == slot.check && below == slot.check_below)
+            .map(|(e, _)| decode(e))
     }
 
     /// Records that `key`'s score lies in `lower..=upper`, merging with what is known, after a
     /// search of about `2^work` nodes. A new key takes the place of the bucket's entry with the
     /// least work behind it.
     #[inline]
-    pub(crate) fn store(&self, key: u64, bounds: Bounds, work: u32) {
-        let (slot, check) = self.slot(key);
+    pub(crate) fn store<K: Bitboard>(&self, key: K, bounds: Bounds, work: u32) {
+        let slot = self.slot(key);
         let work = work.min(63);
-        let bucket: [u64; WAYS] = std::array::from_fn(|w| self.entries[slot + w].load(Relaxed));
-        let (target, old) = match bucket.iter().position(|&e| e & (USED | CHECK) == check) {
-            Some(way) => (slot + way, Some(bucket[way])),
+        let words = self.bucket::<K>(&slot);
+        let bucket: [(u64, u64); WAYS] = std::array::from_fn(|way| load::<K>(words, way));
+        let (way, old) = match bucket
+            .iter()
+            .position(|&(e, below)| e & (USED | CHECK) == slot.check && below == slot.check_below)
+        {
+            Some(way) => (way, Some(bucket[way].0)),
             None => {
-                let way = (0..WAYS).min_by_key(|&w| work_of(bucket[w])).unwrap_or(0);
-                (slot + way, None)
+                let way = (0..WAYS).min_by_key(|&w| work_of(bucket[w].0)).unwrap_or(0);
+                (way, None)
             }
         };
         let (merged, work) = match old.map(|e| (decode(e), work_of(e))) {
@@ -181,16 +246,42 @@ impl Table {
                 // Checked first so that, once the log is full, stores stop writing to the
                 // shared counter.
                 if log.len.load(Relaxed) <= WRITE_LOG {
-                    let index = log.len.fetch_add(1, Relaxed);
-                    if index < WRITE_LOG {
-                        log.buckets[index].store((slot / WAYS) as u32, Relaxed);
+                    let blocks = if is_wide::<K>() { 2 } else { 1 };
+                    let index = log.len.fetch_add(blocks, Relaxed);
+                    for block in 0..blocks.min(WRITE_LOG.saturating_sub(index)) {
+                        let first = slot.first / BLOCK_WORDS + block;
+                        log.blocks[index + block].store(first as u32, Relaxed);
                     }
                 }
                 (bounds, work)
             }
         };
-        self.entries[target].store(encode(check, merged, work), Relaxed);
+        let entry = encode(slot.check, merged, work);
+        if is_wide::<K>() {
+            words[2 * way].store(slot.check_below ^ entry, Relaxed);
+            words[2 * way + 1].store(entry, Relaxed);
+        } else {
+            words[way].store(entry, Relaxed);
+        }
     }
+}
+
+/// The entry word of way `way` of `bucket` and the check in its second word (zero for one-word
+/// entries).
+#[inline(always)]
+fn load<K: Bitboard>(bucket: &[AtomicU64], way: usize) -> (u64, u64) {
+    if is_wide::<K>() {
+        let entry = bucket[2 * way + 1].load(Relaxed);
+        (entry, bucket[2 * way].load(Relaxed) ^ entry)
+    } else {
+        (bucket[way].load(Relaxed), 0)
+    }
+}
+
+/// The entry word's check bits, with `USED`: the low 32 bits of `low` and the low 3 of `next`.
+#[inline(always)]
+fn check_bits(low: u64, next: u64) -> u64 {
+    USED | (low & 0xffff_ffff) | (next & 0x7) << 60
 }
 
 #[inline]
@@ -315,10 +406,8 @@ fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 mod tests {
     use super::*;
 
-    #[test]
-    fn stored_bounds_come_back_and_merge() {
+    fn bounds_come_back_and_merge<K: Bitboard>(key: K) {
         let table = Table::with_bits(18);
-        let key = 0x1_2345_6789;
         assert_eq!(table.probe(key), None);
         let wide = Bounds {
             lower: -3,
@@ -349,9 +438,16 @@ mod tests {
     }
 
     #[test]
+    fn stored_bounds_come_back_and_merge() {
+        bounds_come_back_and_merge(0x1_2345_6789_u64);
+        bounds_come_back_and_merge(0x1_2345_6789_u128 << 60 | 0xabc);
+    }
+
+    #[test]
     fn the_empty_board_key_is_not_an_empty_slot() {
         let table = Table::with_bits(18);
-        assert_eq!(table.probe(0), None);
+        assert_eq!(table.probe(0u64), None);
+        assert_eq!(table.probe(0u128), None);
     }
 
     #[test]
@@ -361,12 +457,63 @@ mod tests {
         let mut key = 0x1_2345_6789_abcd_u64;
         for _ in 0..10_000 {
             key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) >> 15;
-            let (slot, check) = table.slot(key);
+            let slot = table.slot(key);
+            let check = slot.check;
             let high = check & 0xffff_ffff | (check >> 60 & 0x7) << 32;
-            let low = (slot / WAYS) as u64 ^ table.mix(high);
+            let low = (slot.first / WAYS) as u64 ^ table.mix(high);
             assert_eq!(high << bits | low, key);
-            assert!(slot + WAYS <= table.entries.len());
+            assert!(slot.first + WAYS <= table.entries.len());
         }
+    }
+
+    #[test]
+    fn bucket_and_checks_give_back_every_112_bit_key() {
+        // The smallest table: 2^13 buckets of two-word entries, exact up to 13 + 99 bits.
+        let table = Table::with_bits(16);
+        let bits = table.bucket_bits - 1;
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..10_000 {
+            let key = (u128::from(next()) << 64 | u128::from(next())) >> 16;
+            let slot = table.slot(key);
+            let high = u128::from(slot.check & 0xffff_ffff)
+                | u128::from(slot.check >> 60 & 0x7) << 32
+                | u128::from(slot.check_below) << 35;
+            let folded = high as u64 ^ (high >> 64) as u64;
+            let low = (slot.first / (2 * WAYS)) as u64 ^ (table.mix(folded) >> 1);
+            assert_eq!(high << bits | u128::from(low), key);
+            assert!(slot.first + 2 * WAYS <= table.entries.len());
+        }
+    }
+
+    #[test]
+    fn a_two_word_entry_read_half_rewritten_does_not_match() {
+        let table = Table::with_bits(16);
+        let key = 0xfeed_u128 << 90 | 0x1234;
+        let old = Bounds {
+            lower: -3,
+            upper: 10,
+            best: Some(2),
+        };
+        table.store(key, old, 5);
+        let slot = table.slot(key);
+        let (way, _) = (0..WAYS)
+            .map(|way| (way, load::<u128>(table.bucket::<u128>(&slot), way)))
+            .find(|&(_, (entry, _))| entry != 0)
+            .unwrap();
+        let upper_word = slot.first + 2 * way + 1;
+        // A rewrite of the same key, caught after its upper word only.
+        let new = encode(slot.check, Bounds { lower: 4, ..old }, 6);
+        table.entries[upper_word].store(new, Relaxed);
+        assert_eq!(table.probe(key), None);
+        // And once the lower word follows, the new entry is whole.
+        table.entries[upper_word - 1].store(slot.check_below ^ new, Relaxed);
+        assert_eq!(table.probe(key).map(|b| b.lower), Some(4));
     }
 
     #[test]
