@@ -1,10 +1,12 @@
 //! Batch solving and the solver benchmark: move sequences in, scores out, over a reader and a
 //! writer handed in; owns the line formats, not the search.
 //!
-//! Input, one position per line: 1-based column digits run together from the empty board
-//! (`4453`); an empty line is the empty board. Anything after the first space or tab is ignored,
-//! so benchmark files (`MOVES SCORE`) can be fed as they are. Output, one line per input line,
-//! in order, never skipped:
+//! Input, one position per line: column digits run together from the empty board of a
+//! [`BatchBoard`] (`4453`; 1-based by default, 0-based as other solvers' test files have them,
+//! up to 9 columns, or 10 from 0; letters `a`-`p` name columns on any board); an empty line is
+//! the empty board. Anything after the first space or tab is ignored, so benchmark files
+//! (`MOVES SCORE`) can be fed as they are. Output, one line per input line, in order, never
+//! skipped:
 //!
 //! - [`BatchMode::Score`]: `MOVES SCORE`, the exact score from the side to move;
 //! - [`BatchMode::Weak`]: `MOVES SIGN`, `1` (the side to move wins), `0` or `-1`;
@@ -21,17 +23,108 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
-use crate::notation::play_moves;
-use crate::rules::{Game, Variant};
+use crate::notation::{parse_moves_counting, Counting};
+use crate::rules::{Game, MoveError, Variant, VariantError};
 use crate::solver::book::Book;
-use crate::solver::{Position, Score, Solver, DEFAULT_TABLE_BITS};
+use crate::solver::{with_position, AnyPosition, Score, Solver, SolverError, DEFAULT_TABLE_BITS};
 use crate::textio::book::built_in_book;
 use crate::textio::{describe, read_bounded_line};
 
-/// The standard board the benchmark files are written for.
-const BENCH_WIDTH: u32 = 7;
-/// See [`BENCH_WIDTH`].
-const BENCH_HEIGHT: u32 = 6;
+/// The standard board, the default of [`BatchBoard`].
+const STANDARD_WIDTH: u32 = 7;
+/// See [`STANDARD_WIDTH`].
+const STANDARD_HEIGHT: u32 = 6;
+
+/// The board a batch's move sequences are played on, and how their columns are numbered.
+#[derive(Debug, Clone)]
+pub struct BatchBoard {
+    /// The rules of the board: two players, connect four, no early draw (a drawn-out position is
+    /// still one the solver can score).
+    variant: Variant,
+    /// How written column numbers count.
+    counting: Counting,
+}
+
+/// Why a board cannot be a [`BatchBoard`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    /// The rules have no such board.
+    #[error(transparent)]
+    Rules(#[from] VariantError),
+    /// The solver does not play on it.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+}
+
+impl BatchBoard {
+    /// The standard 7x6 board, columns counted from 1.
+    pub fn standard() -> BatchBoard {
+        BatchBoard::new(STANDARD_WIDTH, STANDARD_HEIGHT, Counting::FromOne)
+            .expect("the solver plays the standard board")
+    }
+
+    /// A `width` x `height` board whose columns are written counting as `counting` says.
+    ///
+    /// # Errors
+    /// The rules or the solver do not take the board.
+    pub fn new(width: u32, height: u32, counting: Counting) -> Result<BatchBoard, BoardError> {
+        let tokens = Variant::default_tokens(2)?;
+        let variant = Variant::new(
+            width as usize,
+            height as usize,
+            SOLVER_CONNECT,
+            tokens,
+            false,
+        )?;
+        AnyPosition::new(width, height)?;
+        Ok(BatchBoard { variant, counting })
+    }
+
+    /// The same board, its columns written counting as `counting` says.
+    pub fn counting(self, counting: Counting) -> BatchBoard {
+        BatchBoard { counting, ..self }
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> u32 {
+        self.variant.width() as u32
+    }
+
+    /// The number of rows.
+    pub fn height(&self) -> u32 {
+        self.variant.height() as u32
+    }
+
+    /// The solver's position after a move sequence from the empty board, in the protocol's
+    /// grammar (`4453` on boards up to 9 wide, 10 counting from 0); the error says which move
+    /// failed and why, naming columns as the sequence does.
+    pub fn position_of(&self, moves: &str) -> Result<AnyPosition, String> {
+        let mut game = Game::new(self.variant.clone());
+        let columns = parse_moves_counting(moves, self.variant.width(), self.counting)
+            .map_err(|e| e.to_string())?;
+        // How the sequence writes 1-based column `number`.
+        let written = |number: u64| match self.counting {
+            Counting::FromOne => number,
+            Counting::FromZero => number - 1,
+        };
+        for (index, number) in columns.into_iter().enumerate() {
+            let played = game.column(number).and_then(|column| game.play(column));
+            played.map_err(|problem| {
+                let problem = match problem {
+                    MoveError::OffBoard { .. } if self.counting == Counting::FromZero => format!(
+                        "column {} is off the board (columns 0-{})",
+                        written(number),
+                        self.variant.width() - 1
+                    ),
+                    MoveError::ColumnFull(_) => format!("column {} is full", written(number)),
+                    other => other.to_string(),
+                };
+                format!("move {} (column {}): {problem}", index + 1, written(number))
+            })?;
+        }
+        solver_position(&game).map_err(|e| e.to_string())
+    }
+}
 
 /// The longest line [`run_batch_solve`] reads whole (a 7x6 game has at most 42 moves); a longer
 /// one gets an error line, and only this much of it is held in memory.
@@ -53,10 +146,8 @@ pub enum BatchMode {
 pub struct BatchOptions {
     /// What to write per position.
     pub mode: BatchMode,
-    /// Board columns (at most 9, since columns are single digits).
-    pub width: u32,
-    /// Board rows.
-    pub height: u32,
+    /// The board the lines' moves are played on.
+    pub board: BatchBoard,
     /// Transposition table size, as a power of two of entries.
     pub table_bits: u32,
     /// Threads per exact search.
@@ -71,8 +162,7 @@ impl BatchOptions {
     pub fn new(mode: BatchMode, threads: usize, book: Option<Arc<Book>>) -> BatchOptions {
         BatchOptions {
             mode,
-            width: BENCH_WIDTH,
-            height: BENCH_HEIGHT,
+            board: BatchBoard::standard(),
             table_bits: DEFAULT_TABLE_BITS,
             threads,
             book,
@@ -108,19 +198,18 @@ pub fn run_batch_solve(
         } else if std::str::from_utf8(&line.bytes).is_err() {
             Err("the line is not UTF-8 text".to_string())
         } else {
-            position_of(moves, opts.width, opts.height)
+            opts.board.position_of(moves)
         };
         match position {
             Err(error) => writeln!(out, "{} error: {error}", printable(moves))?,
-            Ok(position) => match opts.mode {
-                BatchMode::Score => writeln!(out, "{moves} {}", solver.solve(&position))?,
-                BatchMode::Weak => {
-                    writeln!(out, "{moves} {}", solver.solve_weak(&position).sign())?
-                }
-                BatchMode::Analyze => {
-                    writeln!(out, "{moves} {}", analysis_text(&solver.analyze(&position)))?
-                }
-            },
+            Ok(position) => {
+                let answer = with_position!(position, |position| match opts.mode {
+                    BatchMode::Score => solver.solve(&position).to_string(),
+                    BatchMode::Weak => solver.solve_weak(&position).sign().to_string(),
+                    BatchMode::Analyze => analysis_text(&solver.analyze(&position)),
+                });
+                writeln!(out, "{moves} {answer}")?;
+            }
         }
         // A filter in a pipeline answers each line as soon as it can, not when the input ends.
         out.flush()?;
@@ -181,24 +270,6 @@ fn first_field(line: &str) -> &str {
     line.split([' ', '\t', '\r']).next().unwrap_or("")
 }
 
-/// The solver's position after a move sequence from the empty board, in the protocol's grammar
-/// (`4453` on boards up to 9 wide); the error says which move failed and why.
-pub fn position_of(moves: &str, width: u32, height: u32) -> Result<Position, String> {
-    let tokens = Variant::default_tokens(2).map_err(|e| e.to_string())?;
-    // The early draw rule is off: a drawn-out position is still one the solver can score.
-    let variant = Variant::new(
-        width as usize,
-        height as usize,
-        SOLVER_CONNECT,
-        tokens,
-        false,
-    )
-    .map_err(|e| e.to_string())?;
-    let mut game = Game::new(variant);
-    play_moves(&mut game, moves).map_err(|e| e.to_string())?;
-    solver_position(&game).map_err(|e| e.to_string())
-}
-
 /// Settings for [`run_bench`].
 #[derive(Debug, Clone)]
 pub struct BenchOptions {
@@ -214,6 +285,8 @@ pub struct BenchOptions {
     pub task: BenchTask,
     /// The opening book the solver consults: the built-in one by default, `None` for none.
     pub book: Option<Arc<Book>>,
+    /// The board the files' moves are played on.
+    pub board: BatchBoard,
 }
 
 /// What [`run_bench`] times per position, and so what its files hold after the moves.
@@ -235,6 +308,7 @@ impl Default for BenchOptions {
             threads: 1,
             task: BenchTask::Solve,
             book: built_in_book(),
+            board: BatchBoard::standard(),
         }
     }
 }
@@ -303,7 +377,8 @@ fn printable(text: &str) -> String {
         .collect()
 }
 
-/// Solves the positions of benchmark files (7x6 lines `MOVES SCORE`), the table cleared before
+/// Solves the positions of benchmark files (lines `MOVES SCORE` on the options' board, 7x6 by
+/// default), the table cleared before
 /// each position outside the timing, and writes (and flushes) one summary line per file to `out`:
 /// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`. With `progress`, a line
 /// `FILE i/N` is rewritten there (with a carriage return) after each position, for terminals.
@@ -346,7 +421,7 @@ pub fn run_bench(
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
-            let position = match position_of(moves, BENCH_WIDTH, BENCH_HEIGHT) {
+            let position = match opts.board.position_of(moves) {
                 Ok(position) => position,
                 Err(e) => {
                     mismatches.push(format!("{} (not a position: {e})", printable(line)));
@@ -355,10 +430,10 @@ pub fn run_bench(
             };
             solver.reset();
             let start = Instant::now();
-            let answer = match opts.task {
+            let answer = with_position!(position, |position| match opts.task {
                 BenchTask::Solve => solver.solve(&position).to_string(),
                 BenchTask::Analyze => analysis_text(&solver.analyze(&position)),
-            };
+            });
             let elapsed = start.elapsed();
             total += elapsed;
             max = max.max(elapsed);
@@ -404,20 +479,23 @@ pub fn run_bench(
     Ok(report)
 }
 
-/// Solves the empty 7x6 board with a fresh table and writes its score, time, nodes, table size
-/// and best column: the benchmark's longest single solve.
+/// Solves the empty board of the options (7x6 by default) with a fresh table and writes its
+/// score, time, nodes, table size and best column: the benchmark's longest single solve.
 pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
     let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
-    let position = Position::<u64>::new(BENCH_WIDTH, BENCH_HEIGHT).map_err(io::Error::other)?;
+    let (width, height) = (opts.board.width(), opts.board.height());
+    let position = AnyPosition::new(width, height).map_err(io::Error::other)?;
     let start = Instant::now();
-    let score = solver.solve(&position);
-    let solved = start.elapsed();
-    let nodes = solver.nodes();
-    let (_, column) = solver.solve_best(&position);
+    let (score, solved, nodes, column) = with_position!(position, |position| {
+        let score = solver.solve(&position);
+        let (solved, nodes) = (start.elapsed(), solver.nodes());
+        let (_, column) = solver.solve_best(&position);
+        (score, solved, nodes, column)
+    });
     writeln!(
         out,
-        "empty 7x6: score {score} in {:.2} s, {nodes} nodes, table {} MiB; best column {} \
-         (found after {:.2} s in all)",
+        "empty {width}x{height}: score {score} in {:.2} s, {nodes} nodes, table {} MiB; best \
+         column {} (found after {:.2} s in all)",
         solved.as_secs_f64(),
         solver.table_bytes() >> 20,
         column.map_or(0, |c| c + 1),
@@ -506,6 +584,33 @@ mod tests {
             .map(|l| l.split(' ').take(2).collect::<Vec<_>>().join(" "))
             .collect();
         assert_eq!(plies, ["4 positions=2", "20 positions=1"], "{out}");
+    }
+
+    #[test]
+    fn other_boards_take_columns_counted_from_zero() {
+        // A line of the 9x5 test files of Steininger's solver (fixtures/bench/9x5), and lines
+        // whose errors name columns as the lines do.
+        let board = BatchBoard::new(9, 5, Counting::FromZero).unwrap();
+        let opts = BatchOptions {
+            board,
+            table_bits: 18,
+            ..BatchOptions::default()
+        };
+        let mut out = Vec::new();
+        run_batch_solve(&b"306068 12\n09\n000000\n"[..], &mut out, &opts).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "306068 12\n\
+             09 error: move 2 (column 9): column 9 is off the board (columns 0-8)\n\
+             000000 error: move 6 (column 0): column 0 is full\n"
+        );
+        assert_eq!(
+            BatchBoard::new(12, 12, Counting::FromOne)
+                .unwrap_err()
+                .to_string(),
+            "the solver handles boards with width x (height + 1) <= 128, got 12x12"
+        );
+        assert!(BatchBoard::new(17, 3, Counting::FromOne).is_err());
     }
 
     #[test]

@@ -11,10 +11,13 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use super::book::BookArgs;
-use crate::batch::{BatchMode, BatchOptions, BenchOptions, BenchTask};
+use crate::batch::{BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask};
+use crate::notation::grammar::{whole_number, WholeNumber};
+use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions};
+use crate::protocol::command::HASH_MIB;
 use crate::solver::book::Book;
-use crate::solver::{DEFAULT_TABLE_BITS, MAX_THREADS};
+use crate::solver::{table_bits_for_mib, DEFAULT_TABLE_BITS, MAX_THREADS};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 
 /// What `c4 --help` ends with.
@@ -66,7 +69,9 @@ pub enum Mode {
         input (columns 1-7 run together, e.g. 4453; anything after a space is ignored), and write \
         'MOVES SCORE' per line, each as soon as it is known. The score is from the side to move: a \
         win scores 22 minus the stones the winner has played when it wins, a loss the negative, a \
-        draw 0. An invalid line gets 'MOVES error: REASON'."
+        draw 0. An invalid line gets 'MOVES error: REASON'. Other boards with --board: a win on \
+        ply P (the stones on the board once the winning one is down) scores (cells + 2 - P) / 2, \
+        rounded down."
     )]
     Solve(SolveArgs),
     /// Time the solver on benchmark files of 'MOVES SCORE' lines and check every score
@@ -116,6 +121,36 @@ pub struct SolveArgs {
     /// Consult this book file (made by c4 book) instead of the built-in one
     #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
+    /// How the moves are played and written: the board and the column numbering
+    #[command(flatten)]
+    pub lines: LineArgs,
+    /// A transposition table of MB MiB (2-8192, rounded down to a power of two; default 2):
+    /// larger boards want more
+    #[arg(long, value_name = "MB", value_parser = hash_mib)]
+    pub hash: Option<u32>,
+}
+
+/// The board and column numbering of `c4 solve`'s and `c4 bench`'s move sequences.
+#[derive(Debug, Args)]
+pub struct LineArgs {
+    /// The board, WIDTHxHEIGHT: sides 1-16, width x (height + 1) <= 128 (8x8, 9x7, 10x6 ...)
+    #[arg(long, value_name = "WxH", default_value = "7x6", value_parser = board_size)]
+    pub board: BatchBoard,
+    /// 1: columns are numbered from 1 (1-7 on 7x6); 0: from 0 (0-6), as other solvers' test files
+    /// have them. Digits run together name one column each on boards up to 9 wide (10 from 0)
+    #[arg(long, value_name = "0|1", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+    pub columns: u8,
+}
+
+impl LineArgs {
+    /// The board, its columns numbered as `--columns` says.
+    pub fn board(&self) -> BatchBoard {
+        let counting = match self.columns {
+            0 => Counting::FromZero,
+            _ => Counting::FromOne,
+        };
+        self.board.clone().counting(counting)
+    }
 }
 
 impl SolveArgs {
@@ -129,11 +164,15 @@ impl SolveArgs {
             (_, true) => BatchMode::Analyze,
             _ => BatchMode::Score,
         };
-        Ok(BatchOptions::new(
-            mode,
-            self.threads,
-            chosen_book(self.no_book, self.book.as_deref())?,
-        ))
+        Ok(BatchOptions {
+            board: self.lines.board(),
+            table_bits: self.hash.map_or(DEFAULT_TABLE_BITS, table_bits_for_mib),
+            ..BatchOptions::new(
+                mode,
+                self.threads,
+                chosen_book(self.no_book, self.book.as_deref())?,
+            )
+        })
     }
 }
 
@@ -158,6 +197,9 @@ pub struct BenchArgs {
     /// A transposition table of 2^N entries, 10-30 (2^30 entries take 8 GiB)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(10..=30))]
     pub bits: u32,
+    /// A transposition table of MB MiB instead (2-8192, rounded down to a power of two)
+    #[arg(long, value_name = "MB", value_parser = hash_mib, conflicts_with = "bits")]
+    pub hash: Option<u32>,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
     pub threads: usize,
@@ -165,7 +207,7 @@ pub struct BenchArgs {
     /// then each column's score (as c4 solve --analyze writes them), reported per ply too
     #[arg(long, conflicts_with = "empty")]
     pub analyze: bool,
-    /// Solve the empty 7x6 board instead of files
+    /// Solve the empty board instead of files
     #[arg(long, conflicts_with = "files")]
     pub empty: bool,
     /// Search without the built-in opening book
@@ -174,6 +216,9 @@ pub struct BenchArgs {
     /// Consult this book file (made by c4 book) instead of the built-in one
     #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
+    /// How the moves are played and written: the board and the column numbering
+    #[command(flatten)]
+    pub lines: LineArgs,
     /// Benchmark files, e.g. fixtures/bench/*.txt (at least one, unless --empty)
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -188,7 +233,7 @@ impl BenchArgs {
         Ok(BenchOptions {
             step: self.step,
             limit: self.limit,
-            table_bits: self.bits,
+            table_bits: self.hash.map_or(self.bits, table_bits_for_mib),
             threads: self.threads,
             task: if self.analyze {
                 BenchTask::Analyze
@@ -196,6 +241,7 @@ impl BenchArgs {
                 BenchTask::Solve
             },
             book: chosen_book(self.no_book, self.book.as_deref())?,
+            board: self.lines.board(),
         })
     }
 
@@ -395,6 +441,28 @@ fn positive(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `WIDTHxHEIGHT`: a board the rules and the solver take.
+fn board_size(text: &str) -> Result<BatchBoard, String> {
+    let side = |side: &str| match whole_number::<u32>(side) {
+        WholeNumber::Value(n) => Some(n),
+        _ => None,
+    };
+    let sides = text.split_once(['x', 'X']);
+    let Some((width, height)) = sides.and_then(|(w, h)| side(w).zip(side(h))) else {
+        return Err("expected WIDTHxHEIGHT, e.g. 9x5".to_string());
+    };
+    BatchBoard::new(width, height, Counting::FromOne).map_err(|e| e.to_string())
+}
+
+/// A table size in MiB, as the protocol's `hash` takes it.
+fn hash_mib(text: &str) -> Result<u32, String> {
+    let (least, most) = HASH_MIB;
+    match whole_number::<u32>(text) {
+        WholeNumber::Value(n) if (least..=most).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from {least} to {most}")),
+    }
+}
+
 /// A thread count the solver takes: 1 to [`MAX_THREADS`].
 fn thread_count(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -488,6 +556,25 @@ mod tests {
             kind("c4 solve --book a.book --no-book"),
             ErrorKind::ArgumentConflict
         );
+        assert_eq!(kind("c4 solve --board 12x12"), ErrorKind::ValueValidation);
+        assert_eq!(kind("c4 solve --board 9"), ErrorKind::ValueValidation);
+        assert_eq!(kind("c4 solve --columns 2"), ErrorKind::ValueValidation);
+        assert_eq!(kind("c4 bench --hash 1 a.txt"), ErrorKind::ValueValidation);
+        assert_eq!(
+            kind("c4 bench --hash 16 --bits 20 a.txt"),
+            ErrorKind::ArgumentConflict
+        );
+        let Some(Mode::Solve(solve)) = parse("c4 solve --board 10x6 --columns 0 --hash 100")
+            .unwrap()
+            .command
+        else {
+            panic!("not solve");
+        };
+        let options = solve.options().unwrap();
+        assert_eq!((options.board.width(), options.board.height()), (10, 6));
+        // 100 MiB is 64 MiB: 2^23 entries.
+        assert_eq!(options.table_bits, 23);
+        assert!(options.board.position_of("0123456789").is_ok());
         let Some(Mode::Solve(solve)) = parse("c4 solve --no-book").unwrap().command else {
             panic!("not solve");
         };

@@ -6,7 +6,9 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::rules::{Column, Game, Outcome, Player, Token};
-use crate::solver::{Limits, Position, Score, Solver, SolverError};
+use crate::solver::{
+    with_position, AnyPosition, Bitboard, Limits, Position, Score, Solver, SolverError,
+};
 
 /// The only connect length the solver plays.
 pub const SOLVER_CONNECT: usize = 4;
@@ -20,8 +22,8 @@ pub enum PerfectError {
     /// A connect length other than four.
     #[error("the solver plays connect 4; this game is connect {0}")]
     Connect(usize),
-    /// A board the 64-bit layout cannot hold.
-    #[error("the solver handles boards with width x (height + 1) <= 64; this board is {0}x{1}")]
+    /// A board the 128-bit layout cannot hold.
+    #[error("the solver handles boards with width x (height + 1) <= 128; this board is {0}x{1}")]
     Board(usize, usize),
     /// Nothing to solve.
     #[error("the game is over ({0}); there is nothing to solve")]
@@ -45,8 +47,9 @@ impl From<SolverError> for PerfectError {
     }
 }
 
-/// The solver's position for `game`, or why the solver cannot play it.
-pub fn solver_position(game: &Game) -> Result<Position, PerfectError> {
+/// The solver's position for `game`, on the bitboard its board needs, or why the solver cannot
+/// play it.
+pub fn solver_position(game: &Game) -> Result<AnyPosition, PerfectError> {
     let v = game.variant();
     if v.players() != 2 {
         return Err(PerfectError::Players(v.players()));
@@ -54,17 +57,17 @@ pub fn solver_position(game: &Game) -> Result<Position, PerfectError> {
     if v.connect() != SOLVER_CONNECT {
         return Err(PerfectError::Connect(v.connect()));
     }
-    if v.width() * (v.height() + 1) > 64 {
+    if v.width() * (v.height() + 1) > 128 {
         return Err(PerfectError::Board(v.width(), v.height()));
     }
     if game.outcome() != Outcome::InProgress {
         return Err(PerfectError::GameOver(game.outcome_summary()));
     }
     let board = game.board();
-    let (mut current, mut opponent) = (0u64, 0u64);
+    let (mut current, mut opponent) = (0u128, 0u128);
     for column in 0..v.width() {
         for row in 0..v.height() {
-            let bit = 1u64 << (column * (v.height() + 1) + row);
+            let bit = 1u128 << (column * (v.height() + 1) + row);
             match board.at(row, column) {
                 Some(p) if p == game.to_move() => current |= bit,
                 Some(_) => opponent |= bit,
@@ -72,7 +75,7 @@ pub fn solver_position(game: &Game) -> Result<Position, PerfectError> {
             }
         }
     }
-    Ok(Position::from_stones(
+    Ok(AnyPosition::from_stones(
         v.width() as u32,
         v.height() as u32,
         current,
@@ -83,7 +86,7 @@ pub fn solver_position(game: &Game) -> Result<Position, PerfectError> {
 /// The exact score of `game` for the side to move.
 pub fn score(game: &Game, solver: &mut Solver, limits: &Limits) -> Result<Score, PerfectError> {
     let position = solver_position(game)?;
-    Ok(solver.solve_within(&position, limits)?)
+    Ok(with_position!(position, |position| solver.solve_within(&position, limits))?)
 }
 
 /// The exact score of every column for the side to move (`None`: the column is full).
@@ -93,7 +96,8 @@ pub fn column_scores(
     limits: &Limits,
 ) -> Result<Vec<Option<Score>>, PerfectError> {
     let position = solver_position(game)?;
-    Ok(solver.analyze_within(&position, limits)?)
+    Ok(with_position!(position, |position| solver
+        .analyze_within(&position, limits))?)
 }
 
 /// The exact score for the side to move and every column that keeps it, left to right.
@@ -103,16 +107,10 @@ pub fn best_columns(
     limits: &Limits,
 ) -> Result<(Score, Vec<Column>), PerfectError> {
     let position = solver_position(game)?;
-    let start = solver.nodes();
-    let score = solver.solve_within(&position, limits)?;
-    let mut best = Vec::new();
-    for column in game.legal_moves() {
-        let limits = &spent(limits, solver, start);
-        if keeps_score(&position, column, score, solver, limits)? {
-            best.push(column);
-        }
-    }
-    Ok((score, best))
+    let order = game.legal_moves();
+    with_position!(position, |position| {
+        columns_keeping_score(&position, &order, false, solver, limits)
+    })
 }
 
 /// `limits` for the next of the searches that answer one request: its node budget is the
@@ -134,8 +132,6 @@ pub fn best_column(
     limits: &Limits,
 ) -> Result<(Column, Score), PerfectError> {
     let position = solver_position(game)?;
-    let start = solver.nodes();
-    let score = solver.solve_within(&position, limits)?;
     let width = game.variant().width();
     let mut order = game.legal_moves();
     order.sort_by_key(|c| {
@@ -144,20 +140,44 @@ pub fn best_column(
             c.index(),
         )
     });
-    for column in order {
+    let (score, best) = with_position!(position, |position| {
+        columns_keeping_score(&position, &order, true, solver, limits)
+    })?;
+    // The score was reached through one of these moves, so one always keeps it.
+    match best.first() {
+        Some(&column) => Ok((column, score)),
+        None => Err(PerfectError::GameOver(game.outcome_summary())),
+    }
+}
+
+/// The exact score of `position` and the columns of `order` that keep it, in that order: all of
+/// them, or only the first with `first_only`. One node budget covers every search.
+fn columns_keeping_score<B: Bitboard>(
+    position: &Position<B>,
+    order: &[Column],
+    first_only: bool,
+    solver: &mut Solver,
+    limits: &Limits,
+) -> Result<(Score, Vec<Column>), PerfectError> {
+    let start = solver.nodes();
+    let score = solver.solve_within(position, limits)?;
+    let mut best = Vec::new();
+    for &column in order {
         let limits = &spent(limits, solver, start);
-        if keeps_score(&position, column, score, solver, limits)? {
-            return Ok((column, score));
+        if keeps_score(position, column, score, solver, limits)? {
+            best.push(column);
+            if first_only {
+                break;
+            }
         }
     }
-    // The score was reached through one of these moves, so the loop always returns.
-    Err(PerfectError::GameOver(game.outcome_summary()))
+    Ok((score, best))
 }
 
 /// Whether playing `column` keeps the side to move's exact `score`: a win at once when the score
 /// is that win, otherwise a null-window test that the opponent then scores at most `-score`.
-fn keeps_score(
-    position: &Position,
+fn keeps_score<B: Bitboard>(
+    position: &Position<B>,
     column: Column,
     score: Score,
     solver: &mut Solver,
@@ -357,10 +377,10 @@ mod tests {
             solver_position(&Game::new(v)).unwrap_err(),
             PerfectError::Connect(5)
         );
-        let v = Variant::new(8, 8, 4, Variant::default_tokens(2).unwrap(), true).unwrap();
+        let v = Variant::new(12, 12, 4, Variant::default_tokens(2).unwrap(), true).unwrap();
         assert_eq!(
             solver_position(&Game::new(v)).unwrap_err(),
-            PerfectError::Board(8, 8)
+            PerfectError::Board(12, 12)
         );
         let g = Game::standard_after(&[1, 2, 1, 2, 1, 2, 1]);
         assert!(matches!(

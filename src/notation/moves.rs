@@ -10,9 +10,10 @@
 //!   An empty text is the empty sequence.
 //! - A letter is always one column: `a`/`A` = 1 … `p`/`P` = 16, any case; letters may run
 //!   together (`DDEC`).
-//! - Digits: if the text has NO separator and the board is at most 9 wide, every digit is one
-//!   column (`4453`, the public solvers' notation). Otherwise each run of digits is one column
-//!   number (`10 11 3`, `10,11,3`, and `4 4 5 3` on any board).
+//! - Digits: if the text has NO separator and every column of the board has a one-digit number
+//!   (at most 9 wide, or 10 counting from zero), every digit is one column (`4453`, the public
+//!   solvers' notation). Otherwise each run of digits is one column number (`10 11 3`,
+//!   `10,11,3`, and `4 4 5 3` on any board).
 //! - An item may not mix letters and digits (`4D`), and any other character is an error.
 //! - Numbers count from 1, or from 0 as S4 counts them when the caller asks
 //!   ([`MoveText::columns_counting`]); the columns read are 1-based either way.
@@ -159,17 +160,19 @@ impl MoveText {
     }
 
     /// [`MoveText::columns`], with written numbers counted as `counting` says: from zero,
-    /// `012345` is columns 1 to 6. The columns given are 1-based either way.
+    /// `012345` is columns 1 to 6, and digits run together name one column each on boards up to
+    /// 10 wide (`0123456789`). The columns given are 1-based either way.
     pub fn columns_counting(
         &self,
         width: usize,
         counting: Counting,
     ) -> Result<Vec<u64>, MovesError> {
-        let digit_per_column = width <= MAX_DIGIT_WIDTH && self.items.len() <= 1;
         let offset = match counting {
             Counting::FromOne => 0,
             Counting::FromZero => 1,
         };
+        let one_digit_columns = MAX_DIGIT_WIDTH + offset as usize;
+        let digit_per_column = width <= one_digit_columns && self.items.len() <= 1;
         let mut columns = Vec::new();
         for item in &self.items {
             let too_large = || MovesError::NumberTooLarge(item.to_string());
@@ -319,6 +322,15 @@ mod tests {
         assert_eq!(
             parse_moves_counting("0 d 10", 16, Counting::FromZero),
             Ok(vec![1, 4, 11])
+        );
+        // Ten columns have one digit each from zero, not from one.
+        assert_eq!(
+            parse_moves_counting("0919", 10, Counting::FromZero),
+            Ok(vec![1, 10, 2, 10])
+        );
+        assert_eq!(
+            parse_moves_counting("1919", 10, Counting::FromOne),
+            Ok(vec![1919])
         );
         assert_eq!(
             parse_moves_counting("0 d", 7, Counting::FromOne),

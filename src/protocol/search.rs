@@ -19,7 +19,7 @@ use crate::engine::perfect::{
 };
 use crate::engine::{best_of, choose, Choice, Level, Rng, HEURISTIC_PLIES};
 use crate::rules::{Column, Game};
-use crate::solver::{Limits, Position, Score, Solver, SolverError};
+use crate::solver::{with_position, Bitboard, Limits, Position, Score, Solver, SolverError};
 
 /// The node budget of each column in the first round of a streaming exact analysis; it doubles
 /// every round, so that every column's bounds narrow together.
@@ -166,10 +166,10 @@ impl Search {
             SearchKind::Solve { weak: true } => {
                 let position = solver_position(game)?;
                 let limits = self.limits(None);
-                let outcome = self
-                    .solver
-                    .solve_weak_within(&position, &limits)
-                    .map_err(PerfectError::from)?;
+                let solver = &mut self.solver;
+                let outcome = with_position!(position, |position| solver
+                    .solve_weak_within(&position, &limits))
+                .map_err(PerfectError::from)?;
                 let v = game.variant();
                 let (mover, other) = (v.token(game.to_move()), v.token(v.next(game.to_move())));
                 Ok((
@@ -237,7 +237,8 @@ impl Search {
         emit: &mut dyn FnMut(&Info) -> io::Result<()>,
     ) -> io::Result<()> {
         match solver_position(&self.game) {
-            Ok(position) => self.stream_exact(&position, request, emit),
+            Ok(position) => with_position!(position, |position| self
+                .stream_exact(&position, request, emit)),
             Err(PerfectError::GameOver(_)) => Ok(()),
             Err(_) => self.stream_heuristic(emit),
         }
@@ -246,9 +247,9 @@ impl Search {
     /// Solves every column in rounds, centre first, each round with twice the node budget of
     /// the last, so that all the columns' bounds narrow together. An `info` line is written when
     /// a column's score is proven, when the interval has passed, and at the end.
-    fn stream_exact(
+    fn stream_exact<B: Bitboard>(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         request: StreamRequest,
         emit: &mut dyn FnMut(&Info) -> io::Result<()>,
     ) -> io::Result<()> {

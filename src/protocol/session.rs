@@ -17,7 +17,7 @@ use crate::notation::{
 };
 use crate::rules::{check_name, Game, MoveError, NameError, Variant};
 use crate::solver::book::Book;
-use crate::solver::Solver;
+use crate::solver::{table_bits_for_mib, Solver};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 use crate::textio::savefile::{self, SaveError};
 
@@ -175,7 +175,7 @@ impl Session {
     fn take_solver(&mut self) -> Solver {
         self.solver
             .take()
-            .unwrap_or_else(|| Solver::with_table_bits(table_bits(self.hash_mib)))
+            .unwrap_or_else(|| Solver::with_table_bits(table_bits_for_mib(self.hash_mib)))
     }
 
     /// Takes back what a streaming analysis borrowed: its reply is already written.
@@ -377,11 +377,6 @@ fn built_in() -> Option<(Arc<Book>, String)> {
 /// the table's buckets are indexed by the key's low bits.
 fn table_mib(mib: u32) -> u32 {
     1 << mib.max(1).ilog2()
-}
-
-/// Table bits for `mib` MiB, a power of two: the table holds 2^bits entries of 8 bytes.
-fn table_bits(mib: u32) -> u32 {
-    17 + mib.max(1).ilog2()
 }
 
 /// `Player 1`, `Player 2`, ...

@@ -25,13 +25,14 @@ macro_rules! with_position {
         }
     };
 }
+pub(crate) use with_position;
 
 impl AnyPosition {
     /// The empty board, `width` columns by `height` rows.
     ///
     /// # Errors
-    /// [`SolverError::BoardTooLarge`] unless `width * (height + 1) <= 128`, the width is at most
-    /// 32 and both are non-zero.
+    /// [`SolverError::BoardTooLarge`] unless `width * (height + 1) <= 128` and both are
+    /// non-zero, [`SolverError::TooManyColumns`] past 32 columns.
     pub fn new(width: u32, height: u32) -> Result<AnyPosition, SolverError> {
         AnyPosition::from_stones(width, height, 0, 0)
     }
@@ -99,6 +100,10 @@ mod tests {
             })
         );
         assert!(AnyPosition::new(0, 6).is_err());
+        assert_eq!(
+            AnyPosition::new(33, 2),
+            Err(SolverError::TooManyColumns { width: 33 })
+        );
     }
 
     #[test]

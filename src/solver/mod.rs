@@ -16,20 +16,22 @@ mod position;
 mod search;
 mod table;
 
+pub(crate) use any_position::with_position;
 pub use any_position::AnyPosition;
 pub use bitboard::Bitboard;
 pub use position::Position;
-pub use search::{Limits, Solver, DEFAULT_TABLE_BITS, MAX_THREADS, PARALLEL_MIN_NODES};
+pub use search::{
+    table_bits_for_mib, Limits, Solver, DEFAULT_TABLE_BITS, MAX_THREADS, PARALLEL_MIN_NODES,
+};
 
 use std::fmt;
 
 /// Everything the solver can refuse or fail at.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolverError {
-    /// The board does not fit the bitboard, or has too many columns.
+    /// The board's cells and sentinels do not fit the bitboard, or a side is zero.
     #[error(
-        "the solver handles boards with width x (height + 1) <= {cells} and at most 32 columns, \
-         got {width}x{height}"
+        "the solver handles boards with width x (height + 1) <= {cells}, got {width}x{height}"
     )]
     BoardTooLarge {
         /// Columns asked for.
@@ -38,6 +40,12 @@ pub enum SolverError {
         height: u32,
         /// The bits of the bitboard it was asked for: 64, or 128 for [`AnyPosition`].
         cells: u32,
+    },
+    /// More columns than a table entry can name.
+    #[error("the solver handles boards of at most 32 columns, got {width}")]
+    TooManyColumns {
+        /// Columns asked for.
+        width: u32,
     },
     /// A column number past the right edge (1-based in the message).
     #[error("column {column} is off the board (columns 1-{width})")]
@@ -162,8 +170,7 @@ mod tests {
                 cells: 128
             }
             .to_string(),
-            "the solver handles boards with width x (height + 1) <= 128 and at most 32 columns, \
-             got 12x12"
+            "the solver handles boards with width x (height + 1) <= 128, got 12x12"
         );
         assert_eq!(
             SolverError::ColumnOffBoard {

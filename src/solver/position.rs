@@ -109,7 +109,6 @@ impl<B: Bitboard> Geometry<B> {
     fn new(width: u32, height: u32) -> Result<Geometry<B>, SolverError> {
         if width == 0
             || height == 0
-            || width > MAX_WIDTH as u32
             || u64::from(width) * (u64::from(height) + 1) > u64::from(B::BITS)
         {
             return Err(SolverError::BoardTooLarge {
@@ -117,6 +116,9 @@ impl<B: Bitboard> Geometry<B> {
                 height,
                 cells: B::BITS,
             });
+        }
+        if width > MAX_WIDTH as u32 {
+            return Err(SolverError::TooManyColumns { width });
         }
         Ok(Geometry::of(width, height))
     }
@@ -202,8 +204,8 @@ impl<B: Bitboard> Position<B> {
     /// The empty board, `width` columns by `height` rows.
     ///
     /// # Errors
-    /// [`SolverError::BoardTooLarge`] unless `width * (height + 1)` fits the bitboard, the
-    /// width is at most [`MAX_WIDTH`] and both are non-zero.
+    /// [`SolverError::BoardTooLarge`] unless `width * (height + 1)` fits the bitboard and both
+    /// are non-zero, [`SolverError::TooManyColumns`] past [`MAX_WIDTH`] columns.
     pub fn new(width: u32, height: u32) -> Result<Position<B>, SolverError> {
         Ok(Position {
             current: B::ZERO,

@@ -20,6 +20,12 @@ use super::{Outcome, Position, Score, SolverError};
 /// on middle-easy, and the empty board in 29.1 s instead of 31.2 s.
 pub const DEFAULT_TABLE_BITS: u32 = 18;
 
+/// The table bits of a table of `mib` MiB, rounded down to a power of two (2^17 entries of 8
+/// bytes are 1 MiB), as the protocol's `hash` and the command line's `--hash` ask for it.
+pub fn table_bits_for_mib(mib: u32) -> u32 {
+    17 + mib.max(1).ilog2()
+}
+
 /// The most threads one search uses.
 pub const MAX_THREADS: usize = 64;
 
