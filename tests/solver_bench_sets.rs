@@ -1,9 +1,12 @@
 //! Exact scores on samples of the benchmark sets, kept in the repository as
-//! `fixtures/bench/*.txt` (see `fixtures/bench/README.md` for where the lines come from).
+//! `fixtures/bench/*.txt`, and of another solver's test files on other boards,
+//! `fixtures/bench/9x5/` and `10x6/` (see `fixtures/bench/README.md` for where the lines come
+//! from).
 
 use std::path::PathBuf;
 
-use c4::batch::{run_bench, BenchOptions};
+use c4::batch::{run_bench, BatchBoard, BenchOptions};
+use c4::notation::Counting;
 use c4::textio::book::built_in_book;
 
 /// The samples and how many positions each holds.
@@ -14,6 +17,16 @@ const SAMPLES: [(&str, usize); 6] = [
     ("middle-medium.txt", 50),
     ("begin-medium.txt", 40),
     ("begin-hard.txt", 5),
+];
+
+/// The samples of other boards whose positions take little time, each with its board and how
+/// many positions it holds. Their columns count from 0. 9x5 fits the 64-bit bitboard, 10x6
+/// needs the 128-bit one. (The opening samples take seconds each: `c4 bench` times them.)
+const OTHER_BOARDS: [(&str, u32, u32, usize); 4] = [
+    ("9x5/endgame_L1.txt", 9, 5, 20),
+    ("9x5/midgame_L1.txt", 9, 5, 20),
+    ("9x5/midgame_L2.txt", 9, 5, 20),
+    ("10x6/midgame_L1.txt", 10, 6, 20),
 ];
 
 /// Checks every sample with `threads` threads, with the built-in book or (`book` false)
@@ -39,10 +52,37 @@ fn check_samples(threads: usize, book: bool) {
     }
 }
 
+/// Checks the samples of other boards with `threads` threads.
+fn check_other_boards(threads: usize) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench");
+    for (file, width, height, count) in OTHER_BOARDS {
+        let opts = BenchOptions {
+            table_bits: 22,
+            threads,
+            board: BatchBoard::new(width, height, Counting::FromZero).expect("a solver board"),
+            ..BenchOptions::default()
+        };
+        let mut summary = Vec::new();
+        let report =
+            run_bench(&[dir.join(file)], &mut summary, &opts, None).expect("the set is readable");
+        let set = &report.sets[0];
+        assert_eq!(
+            set.positions, count,
+            "{file}: wrong number of positions read"
+        );
+        assert!(set.is_exact(), "{file}: wrong scores: {:?}", set.mismatches);
+    }
+}
+
 #[test]
 fn sampled_bench_positions_get_their_exact_scores() {
     check_samples(1, true);
     check_samples(1, false);
+}
+
+#[test]
+fn samples_of_other_boards_get_their_exact_scores() {
+    check_other_boards(1);
 }
 
 /// Helper threads write the shared table while the main thread reads it: the scores must not
@@ -51,4 +91,5 @@ fn sampled_bench_positions_get_their_exact_scores() {
 #[test]
 fn two_threads_get_the_same_exact_scores() {
     check_samples(2, false);
+    check_other_boards(2);
 }
