@@ -15,6 +15,7 @@
 //! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2: column 8 is off the board
 //!   (columns 1-7)`, with MOVES's control characters escaped.
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,10 +24,13 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
+use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::{parse_moves_counting, Counting};
 use crate::rules::{Game, MoveError, Variant, VariantError};
 use crate::solver::book::Book;
-use crate::solver::{with_position, AnyPosition, Score, Solver, SolverError, DEFAULT_TABLE_BITS};
+use crate::solver::{
+    with_position, AnyPosition, Outcome, Score, Solver, SolverError, DEFAULT_TABLE_BITS,
+};
 use crate::textio::book::built_in_book;
 use crate::textio::{describe, read_bounded_line};
 
@@ -289,7 +293,7 @@ pub struct BenchOptions {
     pub board: BatchBoard,
 }
 
-/// What [`run_bench`] times per position, and so what its files hold after the moves.
+/// What [`run_bench`] times per position, and so what its files hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BenchTask {
     /// The exact score: lines `MOVES SCORE`.
@@ -297,6 +301,75 @@ pub enum BenchTask {
     /// Every column's exact score, as a GUI shows them: lines `MOVES S1 ... S7` as
     /// `c4 solve --analyze` writes them (`-` for a full column); reported per ply as well.
     Analyze,
+    /// The exact score of empty boards of every size: lines of a [`SizeOutcome`] table
+    /// (`9x4 2nd 36`), each board reported as it is solved.
+    Sizes,
+}
+
+/// One line of a table of board sizes (`fixtures/sizes/outcomes.txt`): a board, who wins it
+/// from empty with perfect play and, when known, on which move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeOutcome {
+    /// The board's columns.
+    pub width: u32,
+    /// The board's rows.
+    pub height: u32,
+    /// The result for the first player.
+    pub outcome: Outcome,
+    /// The ply of the last stone, if known.
+    pub last_move: Option<u32>,
+}
+
+impl SizeOutcome {
+    /// Reads `WIDTHxHEIGHT OUTCOME LAST_MOVE`: OUTCOME `1st`, `2nd` or `draw`, LAST_MOVE a
+    /// number or `-`.
+    ///
+    /// # Errors
+    /// The line is not of that form; the message says what was expected.
+    pub fn parse(line: &str) -> Result<SizeOutcome, String> {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let number = |text: &str| match whole_number::<u32>(text) {
+            WholeNumber::Value(n) => Some(n),
+            _ => None,
+        };
+        let expected =
+            || "expected WIDTHxHEIGHT 1st|2nd|draw LAST_MOVE, e.g. 9x4 2nd 36".to_string();
+        let [board, outcome, last_move] = fields[..] else {
+            return Err(expected());
+        };
+        let (width, height) = board
+            .split_once('x')
+            .and_then(|(w, h)| number(w).zip(number(h)))
+            .ok_or_else(expected)?;
+        let outcome = match outcome {
+            "1st" => Outcome::Win,
+            "2nd" => Outcome::Loss,
+            "draw" => Outcome::Draw,
+            _ => return Err(expected()),
+        };
+        let last_move = match last_move {
+            "-" => None,
+            text => Some(number(text).ok_or_else(expected)?),
+        };
+        Ok(SizeOutcome {
+            width,
+            height,
+            outcome,
+            last_move,
+        })
+    }
+
+    /// Whether `score`, the empty board's from the first player, is this outcome: its sign and,
+    /// when the last move is known, the score a game ending on it gives (a win on ply P scores
+    /// (cells + 2 - P) / 2, rounded down).
+    pub fn is_met_by(&self, score: Score) -> bool {
+        let cells = self.width * self.height;
+        let exact = self.last_move.map(|ply| {
+            let win = ((cells + 2).saturating_sub(ply) / 2) as i8;
+            self.outcome.sign() * win
+        });
+        score.outcome() == self.outcome && exact.is_none_or(|exact| exact == score.value())
+    }
 }
 
 impl Default for BenchOptions {
@@ -378,11 +451,14 @@ fn printable(text: &str) -> String {
 }
 
 /// Solves the positions of benchmark files (lines `MOVES SCORE` on the options' board, 7x6 by
-/// default), the table cleared before
-/// each position outside the timing, and writes (and flushes) one summary line per file to `out`:
-/// `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`. With `progress`, a line
-/// `FILE i/N` is rewritten there (with a carriage return) after each position, for terminals.
-/// Every file is read before the first position is solved.
+/// default, or what the options' [`BenchTask`] reads; a size table's lines starting with `#` are
+/// comments), the
+/// table cleared before each position outside the timing, and writes (and flushes) one summary
+/// line per file to `out`: `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`; for
+/// [`BenchTask::Sizes`], a line `  WxH score=S time=SECONDSs nodes=N exact=true|false` before
+/// it as each board is solved. With `progress`, a line `FILE i/N` is rewritten there (with a
+/// carriage return) after each position, for terminals. Every file is read before the first
+/// position is solved.
 ///
 /// # Errors
 /// A file cannot be read (before anything is solved), or `out` or `progress` fails.
@@ -407,6 +483,7 @@ pub fn run_bench(
         let lines: Vec<&str> = text
             .lines()
             .filter(|l| !l.trim().is_empty())
+            .filter(|l| opts.task != BenchTask::Sizes || !l.trim_start().starts_with('#'))
             .step_by(opts.step.max(1))
             .take(opts.limit.unwrap_or(usize::MAX))
             .collect();
@@ -416,13 +493,8 @@ pub fn run_bench(
         let mut mismatches = Vec::new();
         let mut times = Vec::with_capacity(count);
         for line in lines {
-            let moves = first_field(line);
-            let expected = line[moves.len()..]
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            let position = match opts.board.position_of(moves) {
-                Ok(position) => position,
+            let (position, expected) = match bench_case(line, opts) {
+                Ok(case) => case,
                 Err(e) => {
                     mismatches.push(format!("{} (not a position: {e})", printable(line)));
                     continue;
@@ -431,8 +503,8 @@ pub fn run_bench(
             solver.reset();
             let start = Instant::now();
             let answer = with_position!(position, |position| match opts.task {
-                BenchTask::Solve => solver.solve(&position).to_string(),
-                BenchTask::Analyze => analysis_text(&solver.analyze(&position)),
+                BenchTask::Solve | BenchTask::Sizes => Answer::Score(solver.solve(&position)),
+                BenchTask::Analyze => Answer::Columns(solver.analyze(&position)),
             });
             let elapsed = start.elapsed();
             total += elapsed;
@@ -440,8 +512,20 @@ pub fn run_bench(
             nodes += solver.nodes();
             positions += 1;
             times.push((position.moves_played(), elapsed));
-            if expected != answer {
+            let exact = answer.meets(&expected);
+            if !exact {
                 mismatches.push(format!("{} (solved {answer})", printable(line)));
+            }
+            if let Expected::Size(size) = expected {
+                writeln!(
+                    out,
+                    "  {}x{} score={answer} time={:.2}s nodes={} exact={exact}",
+                    size.width,
+                    size.height,
+                    elapsed.as_secs_f64(),
+                    solver.nodes()
+                )?;
+                out.flush()?;
             }
             if let Some(p) = progress.as_mut() {
                 write!(p, "\r{} {positions}/{count}", file.display())?;
@@ -477,6 +561,57 @@ pub fn run_bench(
         report.sets.push(set);
     }
     Ok(report)
+}
+
+/// What a benchmark line says its position's answer is.
+enum Expected {
+    /// The answer's text, as [`Answer`] writes it.
+    Text(String),
+    /// An empty board's outcome.
+    Size(SizeOutcome),
+}
+
+/// What the solver answered for a benchmark position.
+enum Answer {
+    /// The position's exact score.
+    Score(Score),
+    /// Every column's.
+    Columns(Vec<Option<Score>>),
+}
+
+impl Answer {
+    fn meets(&self, expected: &Expected) -> bool {
+        match (expected, self) {
+            (Expected::Size(size), Answer::Score(score)) => size.is_met_by(*score),
+            (Expected::Text(text), answer) => *text == answer.to_string(),
+            (Expected::Size(_), Answer::Columns(_)) => false,
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    /// The score, or the columns' as [`analysis_text`] writes them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Score(score) => write!(f, "{score}"),
+            Answer::Columns(scores) => f.write_str(&analysis_text(scores)),
+        }
+    }
+}
+
+/// The position of a benchmark line and what the line says of it, for the options' task.
+fn bench_case(line: &str, opts: &BenchOptions) -> Result<(AnyPosition, Expected), String> {
+    if opts.task == BenchTask::Sizes {
+        let size = SizeOutcome::parse(line)?;
+        let position = AnyPosition::new(size.width, size.height).map_err(|e| e.to_string())?;
+        return Ok((position, Expected::Size(size)));
+    }
+    let moves = first_field(line);
+    let expected = line[moves.len()..]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok((opts.board.position_of(moves)?, Expected::Text(expected)))
 }
 
 /// Solves the empty board of the options (7x6 by default) with a fresh table and writes its
@@ -611,6 +746,25 @@ mod tests {
             "the solver handles boards with width x (height + 1) <= 128, got 12x12"
         );
         assert!(BatchBoard::new(17, 3, Counting::FromOne).is_err());
+    }
+
+    #[test]
+    fn size_outcomes_give_the_empty_boards_score() {
+        let line = |text: &str| SizeOutcome::parse(text).unwrap();
+        // 7x6: the first player wins with its 21st stone, on move 41.
+        assert!(line("7x6 1st 41").is_met_by(Score::new(1)));
+        assert!(!line("7x6 1st 41").is_met_by(Score::new(2)));
+        assert!(!line("7x6 1st 41").is_met_by(Score::new(-1)));
+        // 9x4: the second player wins with the last stone; 5x5 is a draw.
+        assert!(line("9x4 2nd 36").is_met_by(Score::new(-1)));
+        assert!(line("5x5 draw 25").is_met_by(Score::DRAW));
+        assert!(!line("5x5 draw 25").is_met_by(Score::new(1)));
+        // Without the last move, only who wins is checked.
+        assert!(line("8x9 1st -").is_met_by(Score::new(5)));
+        assert!(!line("8x9 1st -").is_met_by(Score::DRAW));
+        for bad in ["7x6 1st", "7x6 first 41", "7by6 1st 41", "7x6 1st 4x"] {
+            assert!(SizeOutcome::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -210,6 +210,11 @@ pub struct BenchArgs {
     /// Solve the empty board instead of files
     #[arg(long, conflicts_with = "files")]
     pub empty: bool,
+    /// Solve the empty board of every size the files list, as lines 'WIDTHxHEIGHT 1st|2nd|draw
+    /// LAST_MOVE' (fixtures/sizes/outcomes.txt, smallest first: --limit 21 takes every board
+    /// with width + height <= 13), and check who wins and on which move
+    #[arg(long, conflicts_with_all = ["analyze", "empty"])]
+    pub sizes: bool,
     /// Search without the built-in opening book
     #[arg(long)]
     pub no_book: bool,
@@ -235,10 +240,10 @@ impl BenchArgs {
             limit: self.limit,
             table_bits: self.hash.map_or(self.bits, table_bits_for_mib),
             threads: self.threads,
-            task: if self.analyze {
-                BenchTask::Analyze
-            } else {
-                BenchTask::Solve
+            task: match (self.analyze, self.sizes) {
+                (true, _) => BenchTask::Analyze,
+                (_, true) => BenchTask::Sizes,
+                _ => BenchTask::Solve,
             },
             book: chosen_book(self.no_book, self.book.as_deref())?,
             board: self.lines.board(),
