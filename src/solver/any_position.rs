@@ -32,7 +32,7 @@ impl AnyPosition {
     ///
     /// # Errors
     /// [`SolverError::BoardTooLarge`] unless `width * (height + 1) <= 128` and both are
-    /// non-zero, [`SolverError::TooManyColumns`] past 32 columns.
+    /// non-zero, [`SolverError::SideTooLong`] past 16 columns or rows.
     pub fn new(width: u32, height: u32) -> Result<AnyPosition, SolverError> {
         AnyPosition::from_stones(width, height, 0, 0)
     }
@@ -101,8 +101,11 @@ mod tests {
         );
         assert!(AnyPosition::new(0, 6).is_err());
         assert_eq!(
-            AnyPosition::new(33, 2),
-            Err(SolverError::TooManyColumns { width: 33 })
+            AnyPosition::new(17, 2),
+            Err(SolverError::SideTooLong {
+                width: 17,
+                height: 2
+            })
         );
     }
 

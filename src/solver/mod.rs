@@ -41,11 +41,13 @@ pub enum SolverError {
         /// The bits of the bitboard it was asked for: 64, or 128 for [`AnyPosition`].
         cells: u32,
     },
-    /// More columns than a table entry can name.
-    #[error("the solver handles boards of at most 32 columns, got {width}")]
-    TooManyColumns {
+    /// A side longer than the solver's (and the rules') 16.
+    #[error("the solver handles boards of at most 16 columns and 16 rows, got {width}x{height}")]
+    SideTooLong {
         /// Columns asked for.
         width: u32,
+        /// Rows asked for.
+        height: u32,
     },
     /// A column number past the right edge (1-based in the message).
     #[error("column {column} is off the board (columns 1-{width})")]

@@ -2,28 +2,28 @@
 //! best first; it does not decide the weights.
 
 use super::bitboard::Bitboard;
+use super::position::MAX_SIDE;
 
-/// The most columns a solver board can have: as many as a 64-bit board one row high holds (the
-/// rules stop at 16).
-pub(crate) const MAX_WIDTH: usize = 32;
+/// The most columns a solver board can have.
+pub(crate) const MAX_WIDTH: usize = MAX_SIDE as usize;
 
-/// Candidate moves of one node on bitboard `B`, at most `N` (the board's width), kept sorted by
-/// weight, ties in insertion order. The list is made afresh at every node, so it is no larger than the board
+/// Candidate moves of one node on bitboard `B`, with their children's table keys of type `K`, at
+/// most `N` (the board's width), kept sorted by weight, ties in insertion order. The list is made afresh at every node, so it is no larger than the board
 /// needs: zeroing the widest board's list cost the standard board's search 7% of its time.
-pub(crate) struct MoveList<B, const N: usize> {
+pub(crate) struct MoveList<B, K, const N: usize> {
     cells: [B; N],
-    keys: [B; N],
+    keys: [K; N],
     threats: [B; N],
     columns: [u8; N],
     weights: [u32; N],
     len: usize,
 }
 
-impl<B: Bitboard, const N: usize> MoveList<B, N> {
-    pub(crate) fn new() -> MoveList<B, N> {
+impl<B: Bitboard, K: Bitboard, const N: usize> MoveList<B, K, N> {
+    pub(crate) fn new() -> MoveList<B, K, N> {
         MoveList {
             cells: [B::ZERO; N],
-            keys: [B::ZERO; N],
+            keys: [K::ZERO; N],
             threats: [B::ZERO; N],
             columns: [0; N],
             weights: [0; N],
@@ -34,7 +34,7 @@ impl<B: Bitboard, const N: usize> MoveList<B, N> {
     /// Inserts a move behind every move of greater or equal weight; `threats` are the mover's
     /// winning cells after it, passed on to the child's search.
     #[inline]
-    pub(crate) fn push(&mut self, cell: B, column: u32, key: B, threats: B, weight: u32) {
+    pub(crate) fn push(&mut self, cell: B, column: u32, key: K, threats: B, weight: u32) {
         let mut i = self.len;
         while i > 0 && self.weights[i - 1] < weight {
             self.cells[i] = self.cells[i - 1];
@@ -66,7 +66,7 @@ impl<B: Bitboard, const N: usize> MoveList<B, N> {
 
     /// The moves, best first, as `(cell, column, table key of the child, threats after it)`.
     #[inline]
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (B, u32, B, B)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (B, u32, K, B)> + '_ {
         (0..self.len).map(|i| {
             (
                 self.cells[i],
@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn heavier_moves_come_first_and_ties_keep_their_order() {
-        let mut list = MoveList::<u64, MAX_WIDTH>::new();
+        let mut list = MoveList::<u64, u64, MAX_WIDTH>::new();
         list.push(1, 3, 0, 0, 2);
         list.push(2, 2, 0, 0, 5);
         list.push(4, 4, 0, 0, 2);
@@ -122,14 +122,14 @@ mod tests {
 
     #[test]
     fn helpers_can_search_the_second_move_first() {
-        let mut list = MoveList::<u64, MAX_WIDTH>::new();
+        let mut list = MoveList::<u64, u64, MAX_WIDTH>::new();
         list.push(1, 3, 10, 100, 2);
         list.push(2, 2, 20, 200, 5);
         list.push(4, 4, 40, 400, 1);
         list.second_first();
         let moves: Vec<_> = list.iter().collect();
         assert_eq!(moves, [(1, 3, 10, 100), (2, 2, 20, 200), (4, 4, 40, 400)]);
-        let mut single = MoveList::<u64, MAX_WIDTH>::new();
+        let mut single = MoveList::<u64, u64, MAX_WIDTH>::new();
         single.push(1, 3, 10, 100, 2);
         single.second_first();
         assert_eq!(single.iter().count(), 1);
@@ -140,8 +140,8 @@ mod tests {
         assert_eq!(centre_out(7), [3, 2, 4, 1, 5, 0, 6]);
         assert_eq!(centre_out(4), [2, 1, 3, 0]);
         assert_eq!(centre_out(1), [0]);
-        let mut wide = centre_out(32).to_vec();
+        let mut wide = centre_out(16).to_vec();
         wide.sort_unstable();
-        assert_eq!(wide, (0..32).collect::<Vec<u8>>());
+        assert_eq!(wide, (0..16).collect::<Vec<u8>>());
     }
 }

@@ -1,13 +1,16 @@
 //! The solver's bitboard [`Position`]: two players, connect four, any board with
-//! `width * (height + 1)` cells and sentinels within its [`Bitboard`] (64 or 128 bits) and at
-//! most [`MAX_WIDTH`] columns; owns move generation and win detection, nothing about search.
+//! `width * (height + 1)` cells and sentinels within its [`Bitboard`] (64 or 128 bits) and sides
+//! of at most [`MAX_SIDE`]; owns move generation and win detection, nothing about search.
 
 use super::bitboard::Bitboard;
-use super::order::MAX_WIDTH;
 use super::SolverError;
 
 /// The number of stones in a row that wins.
 const CONNECT: u32 = 4;
+
+/// The most columns, and rows, of a solver board: as many as the rules allow. The table's
+/// entries count on it (a column in 5 bits, and scores of at most 60 cells on 64-bit boards).
+pub(crate) const MAX_SIDE: u32 = 16;
 
 /// A Connect Four position for the solver, as two masks of type `B` (`u64` or `u128`).
 ///
@@ -117,8 +120,8 @@ impl<B: Bitboard> Geometry<B> {
                 cells: B::BITS,
             });
         }
-        if width > MAX_WIDTH as u32 {
-            return Err(SolverError::TooManyColumns { width });
+        if width > MAX_SIDE || height > MAX_SIDE {
+            return Err(SolverError::SideTooLong { width, height });
         }
         Ok(Geometry::of(width, height))
     }
@@ -205,7 +208,7 @@ impl<B: Bitboard> Position<B> {
     ///
     /// # Errors
     /// [`SolverError::BoardTooLarge`] unless `width * (height + 1)` fits the bitboard and both
-    /// are non-zero, [`SolverError::TooManyColumns`] past [`MAX_WIDTH`] columns.
+    /// are non-zero, [`SolverError::SideTooLong`] past [`MAX_SIDE`] columns or rows.
     pub fn new(width: u32, height: u32) -> Result<Position<B>, SolverError> {
         Ok(Position {
             current: B::ZERO,
@@ -589,10 +592,14 @@ mod tests {
             (9, 6),
             (5, 4),
             (4, 4),
-            (1, 63),
-            (32, 1),
+            (1, 16),
+            (16, 3),
         ] {
             assert!(Position::<u64>::new(w, h).is_ok(), "{w}x{h}");
+        }
+        for (w, h) in [(1, 17), (17, 1), (4, 15)] {
+            let refused = Position::<u128>::new(w, h).is_err();
+            assert_eq!(refused, w > 16 || h > 16, "{w}x{h}");
         }
     }
 

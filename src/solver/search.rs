@@ -107,9 +107,9 @@ pub struct Solver {
     interrupted: bool,
     /// Whether table keys are folded with their mirror image (set per search).
     mirror: bool,
-    /// The board of the last search and its bitboard's width: keys only identify positions of
-    /// one board size, and are stored differently on each bitboard, so the tables are cleared
-    /// when either changes.
+    /// The board of the last search: keys only identify positions of one board size (and are
+    /// stored in one-word or two-word entries by size), so the tables are cleared when it
+    /// changes.
     board: Option<Board>,
     /// Exact scores of the opening, consulted before searching a position it holds: the book
     /// the caller handed in, none until then.
@@ -624,18 +624,11 @@ impl Solver {
         if let Some(column) = (0..position.width()).find(|&c| position.is_winning_move(c)) {
             return (score, Some(column));
         }
-        let geometry = *position.geometry();
-        let (table_key, flipped) = self.table_key(&geometry, position.key());
-        let empty = (geometry.area() - position.moves_played()) as i32;
-        let proven = self.table_for(empty).probe(table_key).and_then(|known| {
-            let column = known.best?;
-            let column = if flipped {
-                geometry.width - 1 - column
-            } else {
-                column
-            };
-            (known.lower == i32::from(score.value())).then_some(column)
-        });
+        let proven = if self.needs_wide_keys(position.geometry()) {
+            self.proven_column::<B, u128>(position, score)
+        } else {
+            self.proven_column::<B, u64>(position, score)
+        };
         // The table's move proved the score's lower bound; one more (mostly cached) solve
         // confirms it rather than trusting that no later store replaced it.
         if let Some(column) = proven {
@@ -646,6 +639,26 @@ impl Solver {
             }
         }
         (score, self.best_columns(position).first().copied())
+    }
+
+    /// The column the table holds for `position`, under keys of type `K`, when its bounds prove
+    /// `score`.
+    fn proven_column<B: Bitboard, K: Bitboard>(
+        &self,
+        position: &Position<B>,
+        score: Score,
+    ) -> Option<u32> {
+        let geometry = position.geometry();
+        let (table_key, flipped) = self.table_key::<B, K>(geometry, position.key());
+        let empty = (geometry.area() - position.moves_played()) as i32;
+        let known = self.table_for(empty).probe(table_key)?;
+        let column = known.best?;
+        let column = if flipped {
+            geometry.width - 1 - column
+        } else {
+            column
+        };
+        (known.lower == i32::from(score.value())).then_some(column)
     }
 
     /// The columns (0-based) that reach the best score, left to right; empty if the game is over.
@@ -699,33 +712,44 @@ impl Solver {
 
     /// [`negamax`](Self::negamax) compiled for the position's board: the standard board gets its
     /// own copy with the shape built in (a fifth fewer instructions), every other board the
-    /// general one of its bitboard.
+    /// general one of the 64-bit bitboard with 64-bit keys where those fit the tables' one-word
+    /// entries, else the one of its own bitboard with 128-bit keys.
     fn search<B: Bitboard>(&mut self, position: &Position<B>, alpha: i32, beta: i32) -> i32 {
-        match position
-            .narrowed()
-            .filter(|p| *p.geometry() == Geometry::STANDARD)
-        {
-            Some(standard) => self
-                .negamax::<u64, StandardShape, { Geometry::STANDARD.width as usize }>(
-                    &standard,
-                    Threats::of(&standard),
-                    alpha,
-                    beta,
-                ),
-            None => {
-                self.negamax::<B, AnyShape, MAX_WIDTH>(position, Threats::of(position), alpha, beta)
-            }
+        let narrow = position.narrowed();
+        let wide_keys = self.needs_wide_keys(position.geometry());
+        if let Some(standard) = narrow.filter(|p| *p.geometry() == Geometry::STANDARD) {
+            debug_assert!(!wide_keys, "7x6 keys fit the smallest tables");
+            const STANDARD_WIDTH: usize = Geometry::STANDARD.width as usize;
+            let threats = Threats::of(&standard);
+            self.negamax::<u64, StandardShape, u64, STANDARD_WIDTH>(&standard, threats, alpha, beta)
+        } else if let Some(narrow) = narrow.filter(|_| !wide_keys) {
+            let threats = Threats::of(&narrow);
+            self.negamax::<u64, AnyShape, u64, MAX_WIDTH>(&narrow, threats, alpha, beta)
+        } else {
+            let threats = Threats::of(position);
+            self.negamax::<B, AnyShape, u128, MAX_WIDTH>(position, threats, alpha, beta)
         }
+    }
+
+    /// Whether keys of `geometry`'s board are too long for the tables' one-word entries to tell
+    /// apart exactly (see [`Table`]): those take 128-bit keys and two-word entries, so that no
+    /// two positions share an entry. 7x6 and 6x7 keys never are; 9x5, 8x6 and 7x7 ones are.
+    fn needs_wide_keys<B: Bitboard>(&self, geometry: &Geometry<B>) -> bool {
+        let exact = self
+            .table
+            .exact_key_bits()
+            .min(self.near_leaf.exact_key_bits());
+        geometry.key_bits() > exact
     }
 
     /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
     /// on the same side of the window (at most `alpha`, or at least `beta`). `S`: the board's
-    /// [`Shape`]; `WIDTH`: at least the board's width; `threats`: the cells where each side
-    /// would complete four.
+    /// [`Shape`]; `K`: the tables' keys; `WIDTH`: at least the board's width; `threats`: the
+    /// cells where each side would complete four.
     ///
     /// Requires that the side to move cannot win at once (every caller checks that first, and
     /// children are only ever reached through moves that do not allow an immediate win).
-    fn negamax<B: Bitboard, S: Shape<B>, const WIDTH: usize>(
+    fn negamax<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize>(
         &mut self,
         position: &Position<B>,
         threats: Threats<B>,
@@ -781,7 +805,7 @@ impl Solver {
             }
         }
 
-        let (table_key, flipped) = self.table_key(&geometry, position.key());
+        let (table_key, flipped) = self.table_key::<B, K>(&geometry, position.key());
         let orient = |column: u32| {
             if flipped {
                 geometry.width - 1 - column
@@ -812,7 +836,7 @@ impl Solver {
         // After a move from an odd number of empty cells the opponent may face our follow-up
         // strategy; only a bound of at least `beta` cuts, and the bound is at most 1.
         let check_children = beta <= 1 && empty % 2 == 1;
-        let mut list = MoveList::<B, WIDTH>::new();
+        let mut list = MoveList::<B, K, WIDTH>::new();
         for &column in centre_out(geometry.width) {
             let column = u32::from(column);
             let cell = candidates & position.cell_in(column);
@@ -827,7 +851,9 @@ impl Solver {
                         }
                     }
                 }
-                let child_key = self.table_key(&geometry, position.key_after(cell)).0;
+                let child_key = self
+                    .table_key::<B, K>(&geometry, position.key_after(cell))
+                    .0;
                 self.table_for(empty - 1).prefetch(child_key);
                 let created = position.winning_cells_after(cell);
                 if position.leaves_two_playable_threats(cell, created) {
@@ -877,7 +903,7 @@ impl Solver {
                 own: threats.opponent & !cell,
                 opponent: created,
             };
-            let score = -self.negamax::<B, S, WIDTH>(&child, child_threats, -beta, -alpha);
+            let score = -self.negamax::<B, S, K, WIDTH>(&child, child_threats, -beta, -alpha);
             if self.interrupted {
                 return 0;
             }
@@ -927,16 +953,17 @@ impl Solver {
         }
     }
 
-    /// The key under which `key`'s position is stored, and whether it is the mirror image.
+    /// The key, of type `K`, under which `key`'s position is stored, and whether it is the
+    /// mirror image.
     #[inline]
-    fn table_key<B: Bitboard>(&self, geometry: &Geometry<B>, key: B) -> (B, bool) {
-        if self.mirror {
+    fn table_key<B: Bitboard, K: Bitboard>(&self, geometry: &Geometry<B>, key: B) -> (K, bool) {
+        let (key, flipped) = if self.mirror {
             let mirrored = geometry.mirror_key(key);
-            if mirrored < key {
-                return (mirrored, true);
-            }
-        }
-        (key, false)
+            (mirrored.min(key), mirrored < key)
+        } else {
+            (key, false)
+        };
+        (K::from_u128(key.to_u128()), flipped)
     }
 }
 
@@ -986,12 +1013,12 @@ impl<B: Bitboard> Shape<B> for AnyShape {
     }
 }
 
-/// What identifies a board for the tables: its size and the bitboard its keys are of.
+/// What identifies a board for the tables: its size (which decides how keys are stored, see
+/// [`Solver::needs_wide_keys`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Board {
     width: u32,
     height: u32,
-    bits: u32,
 }
 
 impl Board {
@@ -999,7 +1026,6 @@ impl Board {
         Board {
             width: position.width(),
             height: position.height(),
-            bits: B::BITS,
         }
     }
 }

@@ -7,34 +7,58 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 
 use super::bitboard::Bitboard;
 
-/// Entry layout of a `u64` key: one word (bit 63 set once written; zero means empty):
+/// Entry word (bit 63 set once written; zero means empty), with `B` bits for each bound, 6 for
+/// `u64` keys and 7 for `u128` keys ([`bound_bits`]):
 ///
 /// ```text
-///  63    62..60    59..54  53..48   47..40   39..32    31..0
-/// used check 32..34  work   best+1   upper+64 lower+64  check 0..31
+///  63    62..58   57..53   52..53-B   52-B..53-2B   52-2B..0
+/// used   best+1    work    upper+2^(B-1) lower+2^(B-1)  check
 /// ```
 ///
-/// With `2^b` buckets, the 35-bit check is bits `b..b+35` of the key, and the bucket is the low `b`
-/// bits of the key mixed (by exclusive or) with a hash of the bits above them. For a given check
-/// the bucket is a one-to-one function of the low bits, so bucket and check identify the key
-/// exactly whenever `key < 2^(b + 35)` (every key of a 7x6 board, whose keys are below 2^49, once
-/// the table has 2^14 buckets). On larger boards two keys may share bucket and check, with a
-/// chance of about 2^-35 per probe.
+/// A `u64` key takes one word, its check 41 bits. With `2^b` buckets, the check is bits
+/// `b..b+41` of the key, and the bucket is the low `b` bits of the key mixed (by exclusive or)
+/// with a hash of the bits above them. For a given check the bucket is a one-to-one function of
+/// the low bits, so bucket and check identify the key exactly whenever `key < 2^(b + 41)`
+/// ([`Table::exact_key_bits`]: every key of a board of up to 56 cells and sentinels, 9x5, 8x6 or
+/// 7x7, with the near-leaf table's 2^15 buckets). The solver stores longer keys as `u128` keys,
+/// so that no two positions share an entry.
 ///
-/// A `u128` key takes two words: the word above holds the same layout (its check the next 35
-/// bits above the bucket's), the word below 64 more bits of check, stored exclusive-or'd with
-/// the word above. With `2^b` buckets of 64 bytes, bucket and check identify the key exactly
-/// whenever `key < 2^(b + 99)`: every key of a board of up to 112 cells and sentinels (10x10,
-/// 11x9, 12x8, 14x7) with the smallest table (2^13 buckets), up to 123 with a 1 GiB one. Longer keys fold their
-/// bits from `b + 99` up into the lower word, so two of them may share an entry, with a chance of
-/// about 2^-99 per probe. The two words are written one after the other, so a probe racing a
-/// store may read one word of each entry: the lower word then disagrees with the upper one (a
-/// new entry's or a rewritten one's) and the probe misses, unless 64 bits of the two entries
-/// happen to match.
+/// A `u128` key takes two words: the word above holds the entry (its check the 39 bits above
+/// the bucket's), the word below 64 more bits of check, stored exclusive-or'd with the word
+/// above. With `2^b` buckets of 64 bytes, bucket and check identify the key exactly whenever
+/// `key < 2^(b + 103)`: every key of a board of up to 116 cells and sentinels (10x10, 11x9,
+/// 12x8, 14x7) with the smallest table (2^13 buckets), of every board with a 2 GiB one. Longer
+/// keys fold their bits from `b + 103` up into the word below, so two of them may share an
+/// entry, with a chance of about 2^-103 per probe. The two words are written one after the
+/// other, so a probe racing a store may read one word of each entry: the word below then
+/// disagrees with the one above (a new entry's or a rewritten one's) and the probe misses,
+/// unless 64 bits of the two entries happen to match.
 const USED: u64 = 1 << 63;
-/// The bits of an entry that hold the check: 32 at the bottom, 3 more under `USED`.
-const CHECK: u64 = 0x7 << 60 | 0xffff_ffff;
-const OFFSET: i32 = 64;
+
+/// Bits of each bound in an entry for keys of type `K`, the scores stored from `2^(bits - 1)`:
+/// 6 for `u64` keys, whose boards fit 64 bits with sides of at most 16 and so have at most 60
+/// cells (4x15) and scores of -30 to 30; 7 for `u128` keys, whose boards have at most 120 (8x15),
+/// scores of -60 to 60.
+#[inline(always)]
+fn bound_bits<K: Bitboard>() -> u32 {
+    if is_wide::<K>() {
+        7
+    } else {
+        6
+    }
+}
+
+/// The check's bits in an entry word for keys of type `K`: 41 or 39.
+#[inline(always)]
+fn check_bits<K: Bitboard>() -> u32 {
+    53 - 2 * bound_bits::<K>()
+}
+
+/// The check's bits of an entry word for keys of type `K`, with `USED`.
+#[inline(always)]
+fn check_mask<K: Bitboard>() -> u64 {
+    USED | ((1 << check_bits::<K>()) - 1)
+}
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +139,11 @@ impl Table {
         }
     }
 
+    /// The longest keys that one-word entries tell apart exactly: `b + 41` bits.
+    pub(crate) fn exact_key_bits(&self) -> u32 {
+        self.bucket_bits + check_bits::<u64>()
+    }
+
     /// The table's size in bytes.
     pub(crate) fn bytes(&self) -> usize {
         self.entries.len() * std::mem::size_of::<u64>()
@@ -149,10 +178,11 @@ impl Table {
             let high = key >> bits;
             let folded = high as u64 ^ (high >> 64) as u64;
             let bucket = (key as u64 ^ (self.mix(folded) >> 1)) & (self.bucket_mask >> 1);
+            let check = check_bits::<K>();
             Slot {
                 first: 2 * WAYS * bucket as usize,
-                check: check_bits(high as u64, (high >> 32) as u64),
-                check_below: (high >> 35) as u64 ^ (high >> 99) as u64,
+                check: high as u64 & check_mask::<K>() | USED,
+                check_below: (high >> check) as u64 ^ (high >> (check + 64)) as u64,
             }
         } else {
             let key = key.to_u128() as u64;
@@ -160,7 +190,7 @@ impl Table {
             let bucket = (key ^ self.mix(high)) & self.bucket_mask;
             Slot {
                 first: WAYS * bucket as usize,
-                check: check_bits(high, high >> 32),
+                check: high & check_mask::<K>() | USED,
                 check_below: 0,
             }
         }
@@ -203,8 +233,8 @@ impl Table {
         let bucket = self.bucket::<K>(&slot);
         (0..WAYS)
             .map(|way| load::<K>(bucket, way))
-            .find(|&(e, below)| e & (USED | CHECK) == slot.check && below == slot.check_below)
-            .map(|(e, _)| decode(e))
+            .find(|&(e, below)| e & check_mask::<K>() == slot.check && below == slot.check_below)
+            .map(|(e, _)| decode::<K>(e))
     }
 
     /// Records that `key`'s score lies in `lower..=upper`, merging with what is known, after a
@@ -213,20 +243,19 @@ impl Table {
     #[inline]
     pub(crate) fn store<K: Bitboard>(&self, key: K, bounds: Bounds, work: u32) {
         let slot = self.slot(key);
-        let work = work.min(63);
+        let work = work.min(MAX_WORK);
         let words = self.bucket::<K>(&slot);
         let bucket: [(u64, u64); WAYS] = std::array::from_fn(|way| load::<K>(words, way));
-        let (way, old) = match bucket
-            .iter()
-            .position(|&(e, below)| e & (USED | CHECK) == slot.check && below == slot.check_below)
-        {
+        let (way, old) = match bucket.iter().position(|&(e, below)| {
+            e & check_mask::<K>() == slot.check && below == slot.check_below
+        }) {
             Some(way) => (way, Some(bucket[way].0)),
             None => {
                 let way = (0..WAYS).min_by_key(|&w| work_of(bucket[w].0)).unwrap_or(0);
                 (way, None)
             }
         };
-        let (merged, work) = match old.map(|e| (decode(e), work_of(e))) {
+        let (merged, work) = match old.map(|e| (decode::<K>(e), work_of(e))) {
             Some((known, known_work)) => {
                 let lower = bounds.lower.max(known.lower);
                 let upper = bounds.upper.min(known.upper);
@@ -256,7 +285,7 @@ impl Table {
                 (bounds, work)
             }
         };
-        let entry = encode(slot.check, merged, work);
+        let entry = encode::<K>(slot.check, merged, work);
         if is_wide::<K>() {
             words[2 * way].store(slot.check_below ^ entry, Relaxed);
             words[2 * way + 1].store(entry, Relaxed);
@@ -278,33 +307,34 @@ fn load<K: Bitboard>(bucket: &[AtomicU64], way: usize) -> (u64, u64) {
     }
 }
 
-/// The entry word's check bits, with `USED`: the low 32 bits of `low` and the low 3 of `next`.
-#[inline(always)]
-fn check_bits(low: u64, next: u64) -> u64 {
-    USED | (low & 0xffff_ffff) | (next & 0x7) << 60
-}
+/// The most work an entry records: subtrees of more than 2^31 nodes count as that many.
+const MAX_WORK: u32 = 31;
 
 #[inline]
 fn work_of(entry: u64) -> u32 {
-    ((entry >> 54) & 0x3f) as u32
+    ((entry >> 53) & 0x1f) as u32
 }
 
+/// The entry word of `bounds` under `check` (with `USED`), for keys of type `K`.
 #[inline]
-fn encode(check: u64, bounds: Bounds, work: u32) -> u64 {
+fn encode<K: Bitboard>(check: u64, bounds: Bounds, work: u32) -> u64 {
+    let (bits, offset) = (bound_bits::<K>(), 1 << (bound_bits::<K>() - 1));
     let best = bounds.best.map_or(0, |c| c + 1) as u64;
     check
-        | ((bounds.lower + OFFSET) as u64) << 32
-        | ((bounds.upper + OFFSET) as u64) << 40
-        | best << 48
-        | (work as u64) << 54
+        | ((bounds.lower + offset) as u64) << (53 - 2 * bits)
+        | ((bounds.upper + offset) as u64) << (53 - bits)
+        | (work as u64) << 53
+        | best << 58
 }
 
 #[inline]
-fn decode(entry: u64) -> Bounds {
-    let best = ((entry >> 48) & 0x3f) as u32;
+fn decode<K: Bitboard>(entry: u64) -> Bounds {
+    let (bits, offset) = (bound_bits::<K>(), 1 << (bound_bits::<K>() - 1));
+    let bound = |shift: u32| ((entry >> shift) & ((1 << bits) - 1)) as i32 - offset;
+    let best = ((entry >> 58) & 0x1f) as u32;
     Bounds {
-        lower: ((entry >> 32) & 0xff) as i32 - OFFSET,
-        upper: ((entry >> 40) & 0xff) as i32 - OFFSET,
+        lower: bound(53 - 2 * bits),
+        upper: bound(53 - bits),
         best: best.checked_sub(1),
     }
 }
@@ -451,15 +481,16 @@ mod tests {
     }
 
     #[test]
-    fn bucket_and_check_give_back_every_49_bit_key() {
+    fn bucket_and_check_give_back_every_55_bit_key() {
+        // The smallest table: 2^14 buckets, exact up to 14 + 41 bits.
         let table = Table::with_bits(16);
         let bits = table.bucket_bits;
+        assert_eq!(table.exact_key_bits(), 55);
         let mut key = 0x1_2345_6789_abcd_u64;
         for _ in 0..10_000 {
-            key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) >> 15;
+            key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) >> 9;
             let slot = table.slot(key);
-            let check = slot.check;
-            let high = check & 0xffff_ffff | (check >> 60 & 0x7) << 32;
+            let high = slot.check & !USED;
             let low = (slot.first / WAYS) as u64 ^ table.mix(high);
             assert_eq!(high << bits | low, key);
             assert!(slot.first + WAYS <= table.entries.len());
@@ -467,8 +498,8 @@ mod tests {
     }
 
     #[test]
-    fn bucket_and_checks_give_back_every_112_bit_key() {
-        // The smallest table: 2^13 buckets of two-word entries, exact up to 13 + 99 bits.
+    fn bucket_and_checks_give_back_every_116_bit_key() {
+        // The smallest table: 2^13 buckets of two-word entries, exact up to 13 + 103 bits.
         let table = Table::with_bits(16);
         let bits = table.bucket_bits - 1;
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
@@ -479,11 +510,9 @@ mod tests {
             state
         };
         for _ in 0..10_000 {
-            let key = (u128::from(next()) << 64 | u128::from(next())) >> 16;
+            let key = (u128::from(next()) << 64 | u128::from(next())) >> 12;
             let slot = table.slot(key);
-            let high = u128::from(slot.check & 0xffff_ffff)
-                | u128::from(slot.check >> 60 & 0x7) << 32
-                | u128::from(slot.check_below) << 35;
+            let high = u128::from(slot.check & !USED) | u128::from(slot.check_below) << 39;
             let folded = high as u64 ^ (high >> 64) as u64;
             let low = (slot.first / (2 * WAYS)) as u64 ^ (table.mix(folded) >> 1);
             assert_eq!(high << bits | u128::from(low), key);
@@ -508,7 +537,7 @@ mod tests {
             .unwrap();
         let upper_word = slot.first + 2 * way + 1;
         // A rewrite of the same key, caught after its upper word only.
-        let new = encode(slot.check, Bounds { lower: 4, ..old }, 6);
+        let new = encode::<u128>(slot.check, Bounds { lower: 4, ..old }, 6);
         table.entries[upper_word].store(new, Relaxed);
         assert_eq!(table.probe(key), None);
         // And once the lower word follows, the new entry is whole.
@@ -519,5 +548,28 @@ mod tests {
     #[test]
     fn the_smallest_table_keeps_7x6_keys_exact() {
         assert_eq!(Table::with_bits(1).bucket_bits, 14);
+    }
+
+    #[test]
+    fn entries_hold_every_score_of_their_boards() {
+        // u64 keys: boards of at most 60 cells, scores -30..=30; u128 keys: at most 120 cells.
+        for (score, best) in [(-30, Some(0)), (30, Some(15)), (0, None)] {
+            let bounds = Bounds {
+                lower: score,
+                upper: score.max(-score),
+                best,
+            };
+            let entry = encode::<u64>(USED, bounds, MAX_WORK);
+            assert_eq!(decode::<u64>(entry), bounds);
+            assert_eq!(work_of(entry), MAX_WORK);
+        }
+        for score in [-60, 60] {
+            let bounds = Bounds {
+                lower: score,
+                upper: 60,
+                best: Some(15),
+            };
+            assert_eq!(decode::<u128>(encode::<u128>(USED, bounds, 7)), bounds);
+        }
     }
 }
