@@ -1244,34 +1244,49 @@ mod tests {
         }
     }
 
-    #[test]
-    fn scores_on_boards_past_64_bits_match_exhaustive_search() {
-        // Random positions on 9x7 (72 bits), 8x8 (72) and 16x7 (128 bits: every bit of the key
-        // in use) with ten empty cells, made by random moves that do not complete four (many
-        // tries end earlier, where every move left completes four).
-        let mut state = 0x9e37_79b9_u64;
-        for (width, height) in [(9, 7), (8, 8), (16, 7)] {
-            let mut solver = Solver::with_table_bits(16);
-            let mut solved = 0;
-            for _ in 0..200 {
-                let columns: Vec<u8> = (0..2000)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        (state % 251) as u8
-                    })
-                    .collect();
-                let stones = width * height - 10;
-                let position: Position<u128> = position_from(width, height, &columns, stones);
-                if position.moves_played() == stones {
-                    let expected = exhaustive(&position);
-                    assert_eq!(i32::from(solver.solve(&position).value()), expected);
-                    solved += 1;
-                }
+    /// Checks the solver against exhaustive search on random positions of a `width` x `height`
+    /// board on bitboard `B` with ten empty cells, made by random moves that do not complete
+    /// four (many tries end earlier, where every move left completes four).
+    fn check_ends_of_games<B: Bitboard>(width: u32, height: u32, seed: u64) {
+        let mut state = seed;
+        let mut solver = Solver::with_table_bits(16);
+        let mut solved = 0;
+        for _ in 0..200 {
+            let columns: Vec<u8> = (0..2000)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state % 251) as u8
+                })
+                .collect();
+            let stones = width * height - 10;
+            let position: Position<B> = position_from(width, height, &columns, stones);
+            if position.moves_played() == stones {
+                let expected = exhaustive(&position);
+                assert_eq!(i32::from(solver.solve(&position).value()), expected);
+                solved += 1;
             }
-            assert!(solved >= 10, "{width}x{height}: {solved}");
         }
+        assert!(solved >= 10, "{width}x{height}: {solved}");
+    }
+
+    #[test]
+    fn scores_on_boards_of_long_keys_match_exhaustive_search() {
+        // 9x7 (72 bits), 8x8 (72) and 16x7 (128 bits: every bit of the key in use) on the 128-bit
+        // bitboard; 8x7 (64) and 9x6 (63) on the 64-bit one with the 128-bit keys their length
+        // needs.
+        for (width, height) in [(9, 7), (8, 8), (16, 7)] {
+            check_ends_of_games::<u128>(width, height, 0x9e37_79b9);
+        }
+        for (width, height) in [(8, 7), (9, 6)] {
+            let solver = Solver::with_table_bits(16);
+            let board = Position::<u64>::new(width, height).unwrap();
+            assert!(solver.needs_wide_keys(board.geometry()), "{width}x{height}");
+            check_ends_of_games::<u64>(width, height, 0x2545_f491);
+        }
+        let solver = Solver::with_table_bits(16);
+        assert!(!solver.needs_wide_keys(Position::<u64>::new(9, 5).unwrap().geometry()));
     }
 
     /// Checks a rule that claims a win with the stone after next: in random games on three
