@@ -85,11 +85,14 @@ fn samples_of_other_boards_get_their_exact_scores() {
     check_other_boards(1);
 }
 
-/// Helper threads write the shared table while the main thread reads it: the scores must not
-/// change. Without the book, the medium and hard samples take more than enough nodes for
-/// helpers to start.
+/// Helper threads write the shared table while the main thread reads it, and split the work
+/// through the table of busy positions: the scores must not change. Without the book, the
+/// medium and hard samples take more than enough nodes for helpers to start; three threads
+/// (more than the development machine's two cores) also meet three at a time.
 #[test]
-fn two_threads_get_the_same_exact_scores() {
+fn more_threads_get_the_same_exact_scores() {
     check_samples(2, false);
     check_other_boards(2);
+    check_samples(3, false);
+    check_other_boards(3);
 }

@@ -12,6 +12,7 @@ mod any_position;
 mod bitboard;
 pub mod book;
 mod order;
+mod parallel;
 mod position;
 mod search;
 mod table;

@@ -52,18 +52,6 @@ impl<B: Bitboard, K: Bitboard, const N: usize> MoveList<B, K, N> {
         self.len += 1;
     }
 
-    /// Puts the second move first: another order for helper threads to search in.
-    #[inline]
-    pub(crate) fn second_first(&mut self) {
-        if self.len > 1 {
-            self.cells.swap(0, 1);
-            self.keys.swap(0, 1);
-            self.threats.swap(0, 1);
-            self.columns.swap(0, 1);
-            self.weights.swap(0, 1);
-        }
-    }
-
     /// The moves, best first, as `(cell, column, table key of the child, threats after it)`.
     #[inline]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (B, u32, K, B)> + '_ {
@@ -118,21 +106,6 @@ mod tests {
         list.push(4, 4, 0, 0, 2);
         let columns: Vec<u32> = list.iter().map(|(_, c, _, _)| c).collect();
         assert_eq!(columns, [2, 3, 4]);
-    }
-
-    #[test]
-    fn helpers_can_search_the_second_move_first() {
-        let mut list = MoveList::<u64, u64, MAX_WIDTH>::new();
-        list.push(1, 3, 10, 100, 2);
-        list.push(2, 2, 20, 200, 5);
-        list.push(4, 4, 40, 400, 1);
-        list.second_first();
-        let moves: Vec<_> = list.iter().collect();
-        assert_eq!(moves, [(1, 3, 10, 100), (2, 2, 20, 200), (4, 4, 40, 400)]);
-        let mut single = MoveList::<u64, u64, MAX_WIDTH>::new();
-        single.push(1, 3, 10, 100, 2);
-        single.second_first();
-        assert_eq!(single.iter().count(), 1);
     }
 
     #[test]

@@ -313,6 +313,17 @@ impl<B: Bitboard> Position<B> {
         })
     }
 
+    /// The same position on the 128-bit bitboard.
+    pub(crate) fn widened(&self) -> Position<u128> {
+        Position::from_stones(
+            self.width(),
+            self.height(),
+            self.current.to_u128(),
+            (self.current ^ self.mask).to_u128(),
+        )
+        .expect("every board fits 128 bits")
+    }
+
     /// The number of stones on the board.
     pub fn moves_played(&self) -> u32 {
         self.moves
@@ -526,18 +537,6 @@ impl<B: Bitboard> Position<B> {
 }
 
 impl Position<u64> {
-    /// The same position on the 128-bit bitboard.
-    #[cfg(test)]
-    pub(crate) fn widened(&self) -> Position<u128> {
-        Position::from_stones(
-            self.width(),
-            self.height(),
-            u128::from(self.current),
-            u128::from(self.current ^ self.mask),
-        )
-        .expect("every board fits 128 bits")
-    }
-
     /// The same position, its geometry taken from [`Geometry::STANDARD`]: for the search on the
     /// standard board, so that the compiler sees the shape as a constant.
     #[inline(always)]

@@ -3,12 +3,12 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::bitboard::Bitboard;
 use super::book::Book;
 use super::order::{centre_out, MoveList, MAX_WIDTH};
+use super::parallel::{Claim, Crew, Probe, Shared};
 use super::position::{has_stacked_threats_over, Geometry};
 use super::table::{Bounds, Table};
 use super::{Outcome, Position, Score, SolverError};
@@ -29,19 +29,23 @@ pub fn table_bits_for_mib(mib: u32) -> u32 {
 /// The most threads one search uses.
 pub const MAX_THREADS: usize = 64;
 
-/// Nodes an exact search takes on its own before helper threads join it: starting a thread
-/// costs about as much as searching a few hundred nodes, so small searches stay on one.
+/// Nodes an exact search takes on its own before helper threads join it: waking them and
+/// stopping them again costs about as much as searching a few hundred nodes, so small searches
+/// stay on one thread.
 pub const PARALLEL_MIN_NODES: u64 = 20_000;
-
-/// Helpers try the second-best move first in positions at most this many plies below the root:
-/// without it the helper mostly searches what the main thread searches (1.8x the nodes, no
-/// faster); with it, two threads took about a quarter less time on samples of begin-hard and
-/// begin-medium (2 and 8 plies did worse).
-const DIVERGE_PLIES: i32 = 4;
 
 /// How many nodes pass between two looks at the limits; small enough to stop within about a
 /// millisecond, large enough to cost nothing.
 const CHECK_INTERVAL: u64 = 4096;
+
+/// How many nodes pass between two looks at whether another thread has answered the probe: a
+/// thread that goes on searching an answered probe wastes its time.
+const TEAM_CHECK_INTERVAL: u64 = 1024;
+
+/// Positions with at least this many empty cells are split between the threads of a probe
+/// (their moves after the first are searched by one thread at a time); below it, marking
+/// positions as busy would cost more than searching them twice.
+const SPLIT_MIN_EMPTY: i32 = 16;
 
 /// Enhanced transposition cutoffs (probing every child for a refutation before searching any)
 /// are tried only with more than this many empty cells: near the leaves the probes cost more
@@ -97,9 +101,18 @@ pub struct Solver {
     near_leaf: Arc<Table>,
     /// Threads per exact search, this one included.
     threads: usize,
-    /// Positions with more empty cells than this try their second move first: set in helpers,
-    /// so that they search the top of the tree in another order than the main thread.
-    diverge_above: i32,
+    /// The helper threads of this solver's searches, started at the first search that needs
+    /// them.
+    helpers: Option<Helpers>,
+    /// Set while this thread searches a probe with others.
+    team: Option<Team>,
+    /// The probe this thread is searching (on the 128-bit bitboard, which holds every board),
+    /// for helpers that join it midway.
+    probe: Option<(Position<u128>, i32, i32)>,
+    /// The node count at which the helpers join this search.
+    parallel_from: u64,
+    /// Set when the helpers were called in during a probe, which this thread then starts again.
+    restart: bool,
     nodes: u64,
     limits: Limits,
     limits_start: u64,
@@ -151,7 +164,11 @@ impl Solver {
             table,
             near_leaf,
             threads: 1,
-            diverge_above: i32::MAX,
+            helpers: None,
+            team: None,
+            probe: None,
+            parallel_from: u64::MAX,
+            restart: false,
             nodes: 0,
             limits: Limits::default(),
             limits_start: 0,
@@ -196,11 +213,15 @@ impl Solver {
     /// Searches exact scores ([`solve`](Self::solve), [`analyze`](Self::analyze) and the like)
     /// with `threads` threads sharing the table (1, the default, to [`MAX_THREADS`]). Helpers
     /// join a search only once it has taken [`PARALLEL_MIN_NODES`] nodes, so small searches stay
-    /// on one thread; single-probe searches (weak, [`is_at_most_within`](Self::is_at_most_within))
-    /// always do. [`analyze`](Self::analyze) instead solves its columns side by side, when two or
-    /// more need a search ([`solve_side_by_side`](Self::solve_side_by_side)).
+    /// on one thread; they are started then and kept, asleep, for the next searches.
+    /// [`analyze`](Self::analyze) instead solves its columns side by side once it has taken as
+    /// many nodes ([`solve_side_by_side`](Self::solve_side_by_side)).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.clamp(1, MAX_THREADS);
+        let threads = threads.clamp(1, MAX_THREADS);
+        if threads != self.threads {
+            self.helpers = None;
+        }
+        self.threads = threads;
     }
 
     /// Threads per exact search ([`set_threads`](Self::set_threads)).
@@ -208,14 +229,26 @@ impl Solver {
         self.threads
     }
 
-    /// A helper for a parallel search: the same tables, its own counters.
-    fn helper(&self) -> Solver {
+    /// The solver of thread `index` of a search side by side: the same table, the near-leaf
+    /// table of this solver (thread 0) or of helper `index - 1`, its own counters. Starts the
+    /// helpers if need be, for their tables.
+    fn side_by_side_solver(&mut self, index: usize) -> Solver {
+        let near_leaf = match index.checked_sub(1) {
+            None => Arc::clone(&self.near_leaf),
+            Some(helper) => Arc::clone(&self.helpers().near_leaf[helper]),
+        };
         Solver::on_tables(
             Arc::clone(&self.table),
-            Arc::clone(&self.near_leaf),
+            near_leaf,
             self.board,
             self.book.clone(),
         )
+    }
+
+    /// This solver's helpers, started if need be.
+    fn helpers(&mut self) -> &Helpers {
+        self.helpers
+            .get_or_insert_with(|| Helpers::start(self.threads - 1, &self.table))
     }
 
     /// The table's size in bytes.
@@ -230,10 +263,19 @@ impl Solver {
 
     /// Empties the table and zeroes the node counter.
     pub fn reset(&mut self) {
+        self.clear_tables();
+        self.nodes = 0;
+    }
+
+    /// Empties the tables of this solver and of its helpers.
+    fn clear_tables(&self) {
         self.table.clear();
         self.near_leaf.clear();
-
-        self.nodes = 0;
+        if let Some(helpers) = &self.helpers {
+            for table in &helpers.near_leaf {
+                table.clear();
+            }
+        }
     }
 
     /// The exact score of `position`.
@@ -318,12 +360,7 @@ impl Solver {
         let mut floor_first = floor.is_some_and(|f| i32::from(f.value()) == lower);
         upper = upper.min(i32::from(known_upper.value())).max(lower);
         self.arm(position, limits);
-        let start = self.nodes;
-        let mut helpers = None;
         while lower < upper {
-            if helpers.is_none() && self.threads > 1 && self.nodes - start >= PARALLEL_MIN_NODES {
-                helpers = Some(Helpers::start(self, position));
-            }
             // Pons' probe order: halve towards zero from the far ends first, since windows far
             // from the score are cheap and rule out fast wins and losses...
             let mut middle = lower + (upper - lower) / 2;
@@ -345,9 +382,9 @@ impl Solver {
                 middle = lower;
                 floor_first = false;
             }
-            let result = self.search(position, middle, middle + 1);
+            let result = self.probe(position, middle, middle + 1);
             if self.interrupted {
-                self.nodes += helpers.map_or(0, Helpers::finish);
+                self.dismiss_helpers();
                 return Err(SolverError::Interrupted {
                     lower: Score::new(lower as i8),
                     upper: Score::new(upper as i8),
@@ -359,7 +396,7 @@ impl Solver {
                 lower = result;
             }
         }
-        self.nodes += helpers.map_or(0, Helpers::finish);
+        self.dismiss_helpers();
         Ok(Score::new(lower as i8))
     }
 
@@ -395,7 +432,8 @@ impl Solver {
             return Ok(false);
         }
         self.arm(position, limits);
-        let result = self.search(position, bound, bound + 1);
+        let result = self.probe(position, bound, bound + 1);
+        self.dismiss_helpers();
         if self.interrupted {
             return Err(SolverError::Interrupted {
                 lower: Score::new(lower as i8),
@@ -429,7 +467,8 @@ impl Solver {
         }
         let (lower, upper) = root_bounds(position);
         self.arm(position, limits);
-        let result = self.search(position, -1, 1);
+        let result = self.probe(position, -1, 1);
+        self.dismiss_helpers();
         if self.interrupted {
             return Err(SolverError::Interrupted {
                 lower: Score::new(lower as i8),
@@ -563,8 +602,8 @@ impl Solver {
         let stopped = AtomicBool::new(false);
         std::thread::scope(|scope| {
             let (sender, results) = mpsc::channel();
-            for _ in 0..self.threads.min(searches.len()) {
-                let mut helper = self.helper();
+            for index in 0..self.threads.min(searches.len()) {
+                let mut helper = self.side_by_side_solver(index);
                 let sender = sender.clone();
                 let (next, stopped) = (&next, &stopped);
                 let work = move || {
@@ -671,10 +710,11 @@ impl Solver {
     }
 
     fn arm<B: Bitboard>(&mut self, position: &Position<B>, limits: &Limits) {
+        // Left over only by a search that panicked.
+        self.dismiss_helpers();
         let board = Board::of(position);
         if self.board != Some(board) {
-            self.table.clear();
-            self.near_leaf.clear();
+            self.clear_tables();
             self.board = Some(board);
         }
         // Mirror images meet often only below a symmetric root (the empty board, `44`...);
@@ -687,17 +727,23 @@ impl Solver {
         self.interrupted = false;
         self.limits = limits.clone();
         self.limits_start = self.nodes;
+        self.parallel_from = if self.threads > 1 {
+            self.nodes + PARALLEL_MIN_NODES
+        } else {
+            u64::MAX
+        };
         self.next_check = if limits.is_unbounded() {
             u64::MAX
         } else {
             self.nodes + CHECK_INTERVAL
-        };
+        }
+        .min(self.parallel_from);
     }
 
-    /// Whether a limit has been reached; sets `interrupted` if so.
+    /// Whether a limit has been reached or another thread has answered the probe; sets
+    /// `interrupted` if so. Calls the helpers in once the search is long enough.
     #[cold]
     fn check_limits(&mut self) -> bool {
-        self.next_check = self.nodes + CHECK_INTERVAL;
         let limits = &self.limits;
         self.interrupted = limits
             .max_nodes
@@ -706,8 +752,119 @@ impl Solver {
                 .stop
                 .as_ref()
                 .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            || limits.deadline.is_some_and(|d| Instant::now() >= d);
+            || limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.team.as_ref().is_some_and(Team::is_answered);
+        if !self.interrupted && self.team.is_none() && self.nodes >= self.parallel_from {
+            self.parallel_from = u64::MAX;
+            self.call_helpers();
+            // The probe starts again with the helpers, so that this thread marks its path as
+            // busy too; what it has proven so far is in the table.
+            self.restart = self.team.is_some();
+            self.interrupted = self.restart;
+        }
+        self.next_check = self.nodes
+            + if self.team.is_some() {
+                TEAM_CHECK_INTERVAL
+            } else {
+                CHECK_INTERVAL
+            };
         self.interrupted
+    }
+
+    /// Searches `position` in the window `alpha..beta`, with the helpers once the search has
+    /// taken [`PARALLEL_MIN_NODES`] nodes; `interrupted` afterwards only if the limits stopped it.
+    fn probe<B: Bitboard>(&mut self, position: &Position<B>, alpha: i32, beta: i32) -> i32 {
+        self.probe = Some((position.widened(), alpha, beta));
+        if self.team.is_some() {
+            self.call_helpers();
+        }
+        let mut result = self.search(position, alpha, beta);
+        if std::mem::take(&mut self.restart) {
+            self.interrupted = false;
+            result = self.search(position, alpha, beta);
+        }
+        let Some(team) = &self.team else {
+            return result;
+        };
+        if !self.interrupted {
+            team.shared.answer(team.generation, result);
+            result
+        } else if let Some(answer) = team.shared.answer_of(team.generation) {
+            // A helper finished first.
+            self.interrupted = false;
+            answer
+        } else {
+            result
+        }
+    }
+
+    /// Hands the probe this thread is searching to the helpers, starting them if need be.
+    fn call_helpers(&mut self) {
+        let Some((position, alpha, beta)) = self.probe else {
+            return;
+        };
+        let (mirror, book, book_depth) = (self.mirror, self.book.clone(), self.book_depth);
+        let helpers = self.helpers();
+        let generation = helpers.crew.publish(Probe {
+            position,
+            alpha,
+            beta,
+            mirror,
+            book,
+            book_depth,
+        });
+        self.team = Some(Team {
+            shared: Arc::clone(helpers.crew.shared()),
+            generation,
+        });
+    }
+
+    /// Stops the helpers' search, waits until they have left the tables, and counts their
+    /// nodes in.
+    fn dismiss_helpers(&mut self) {
+        if let (Some(team), Some(helpers)) = (self.team.take(), &self.helpers) {
+            self.nodes += helpers.crew.finish(team.generation);
+        }
+        self.probe = None;
+    }
+
+    /// A helper thread's life: searches each probe handed out, until the crew is dropped.
+    fn serve(mut self, shared: &Arc<Shared>) {
+        let mut seen = 0;
+        while let Some(turn) = shared.next_probe(&mut seen) {
+            let probe = &turn.probe;
+            let (position, alpha, beta) = (probe.position, probe.alpha, probe.beta);
+            self.board = Some(Board::of(&position));
+            self.mirror = probe.mirror;
+            self.book = probe.book.clone();
+            self.book_depth = probe.book_depth;
+            self.team = Some(Team {
+                shared: Arc::clone(shared),
+                generation: turn.generation,
+            });
+            self.interrupted = false;
+            self.next_check = self.nodes + TEAM_CHECK_INTERVAL;
+            let before = self.nodes;
+            let result = self.search(&position, alpha, beta);
+            let score = (!self.interrupted).then_some(result);
+            turn.done(score, self.nodes - before);
+        }
+    }
+
+    /// Marks the position of `key` as this thread's in the probe's busy table.
+    #[inline]
+    fn claim<K: Bitboard>(&self, key: K) -> Claim {
+        self.team.as_ref().map_or(Claim::Unmarked, |team| {
+            team.shared.busy.claim(busy_key(key))
+        })
+    }
+
+    /// Unmarks a position this thread [`claim`](Self::claim)ed.
+    #[inline]
+    fn release<K: Bitboard>(&self, key: K) {
+        if let Some(team) = &self.team {
+            team.shared.busy.release(busy_key(key));
+        }
     }
 
     /// [`negamax`](Self::negamax) compiled for the position's board: the standard board gets its
@@ -720,14 +877,28 @@ impl Solver {
         if let Some(standard) = narrow.filter(|p| *p.geometry() == Geometry::STANDARD) {
             debug_assert!(!wide_keys, "7x6 keys fit the smallest tables");
             const STANDARD_WIDTH: usize = Geometry::STANDARD.width as usize;
-            let threats = Threats::of(&standard);
-            self.negamax::<u64, StandardShape, u64, STANDARD_WIDTH>(&standard, threats, alpha, beta)
+            self.search_from::<u64, StandardShape, u64, STANDARD_WIDTH>(&standard, alpha, beta)
         } else if let Some(narrow) = narrow.filter(|_| !wide_keys) {
-            let threats = Threats::of(&narrow);
-            self.negamax::<u64, AnyShape, u64, MAX_WIDTH>(&narrow, threats, alpha, beta)
+            self.search_from::<u64, AnyShape, u64, MAX_WIDTH>(&narrow, alpha, beta)
         } else {
-            let threats = Threats::of(position);
-            self.negamax::<B, AnyShape, u128, MAX_WIDTH>(position, threats, alpha, beta)
+            self.search_from::<B, AnyShape, u128, MAX_WIDTH>(position, alpha, beta)
+        }
+    }
+
+    /// [`negamax`](Self::negamax) from `position`, in the copy that splits its moves between
+    /// threads when it has enough empty cells.
+    fn search_from<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize>(
+        &mut self,
+        position: &Position<B>,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let threats = Threats::of(position);
+        let empty = (position.geometry().area() - position.moves_played()) as i32;
+        if empty >= SPLIT_MIN_EMPTY {
+            self.negamax::<B, S, K, WIDTH, true>(position, threats, alpha, beta)
+        } else {
+            self.negamax::<B, S, K, WIDTH, false>(position, threats, alpha, beta)
         }
     }
 
@@ -744,12 +915,14 @@ impl Solver {
 
     /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
     /// on the same side of the window (at most `alpha`, or at least `beta`). `S`: the board's
-    /// [`Shape`]; `K`: the tables' keys; `WIDTH`: at least the board's width; `threats`: the
-    /// cells where each side would complete four.
+    /// [`Shape`]; `K`: the tables' keys; `WIDTH`: at least the board's width; `SPLIT`: the
+    /// position has at least [`SPLIT_MIN_EMPTY`] empty cells, so that threads searching it
+    /// together split its moves (a copy of its own, so that the many positions below pay
+    /// nothing for it); `threats`: the cells where each side would complete four.
     ///
     /// Requires that the side to move cannot win at once (every caller checks that first, and
     /// children are only ever reached through moves that do not allow an immediate win).
-    fn negamax<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize>(
+    fn negamax<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize, const SPLIT: bool>(
         &mut self,
         position: &Position<B>,
         threats: Threats<B>,
@@ -891,30 +1064,57 @@ impl Solver {
         let nodes_in = self.nodes;
         let mut best_score = i32::MIN;
         let mut best_column = None;
-        if empty > self.diverge_above {
-            list.second_first();
-        }
-        for (cell, column, _, created) in list.iter() {
-            let mut child = *position;
-            child.play_unchecked(cell);
-            // The mover's threats are the child's opponent's, and the opponent's the child's
-            // mover's, less the cell just filled.
-            let child_threats = Threats {
-                own: threats.opponent & !cell,
-                opponent: created,
-            };
-            let score = -self.negamax::<B, S, K, WIDTH>(&child, child_threats, -beta, -alpha);
-            if self.interrupted {
-                return 0;
+        // With other threads on the probe, a move after the first that another thread is
+        // searching waits for a second pass, by which time the table mostly holds its answer.
+        let split = SPLIT && self.team.is_some();
+        let mut deferred = 0u64;
+        let mut second_pass = false;
+        'passes: loop {
+            for (index, (cell, column, child_key, created)) in list.iter().enumerate() {
+                if second_pass && deferred >> index & 1 == 0 {
+                    continue;
+                }
+                let claim = if split && index > 0 && !second_pass {
+                    self.claim(child_key)
+                } else {
+                    Claim::Unmarked
+                };
+                if claim == Claim::Busy {
+                    deferred |= 1 << index;
+                    continue;
+                }
+                let mut child = *position;
+                child.play_unchecked(cell);
+                // The mover's threats are the child's opponent's, and the opponent's the child's
+                // mover's, less the cell just filled.
+                let child_threats = Threats {
+                    own: threats.opponent & !cell,
+                    opponent: created,
+                };
+                let score = if SPLIT && empty > SPLIT_MIN_EMPTY {
+                    -self.negamax::<B, S, K, WIDTH, true>(&child, child_threats, -beta, -alpha)
+                } else {
+                    -self.negamax::<B, S, K, WIDTH, false>(&child, child_threats, -beta, -alpha)
+                };
+                if claim == Claim::Taken {
+                    self.release(child_key);
+                }
+                if self.interrupted {
+                    return 0;
+                }
+                if score > best_score {
+                    best_score = score;
+                    best_column = Some(column);
+                }
+                if score >= beta {
+                    break 'passes;
+                }
+                alpha = alpha.max(score);
             }
-            if score > best_score {
-                best_score = score;
-                best_column = Some(column);
-            }
-            if score >= beta {
+            if second_pass || deferred == 0 {
                 break;
             }
-            alpha = alpha.max(score);
+            second_pass = true;
         }
 
         let bounds = if best_score >= beta {
@@ -1030,59 +1230,46 @@ impl Board {
     }
 }
 
-/// The helper threads of one exact search. Each runs the same search as the main thread on the
-/// shared tables ("lazy SMP"): what one thread proves, the others find in the table, and they
-/// drift apart as they do, so together they cover more of the tree than one.
+/// The probe a thread is searching with others, and what they share.
+struct Team {
+    shared: Arc<Shared>,
+    generation: u64,
+}
+
+impl Team {
+    fn is_answered(&self) -> bool {
+        self.shared.is_answered(self.generation)
+    }
+}
+
+/// The busy table's key of a table key: a `u128` key folded into 64 bits (two positions whose
+/// keys fold alike only wait for each other once in a while).
+#[inline]
+fn busy_key<K: Bitboard>(key: K) -> u64 {
+    let key = key.to_u128();
+    key as u64 ^ (key >> 64) as u64
+}
+
+/// A solver's helper threads, each with its own near-leaf table: those positions are cheap to
+/// search again, and sharing them would have the threads fight over the cache lines they write
+/// most often.
 struct Helpers {
-    done: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<u64>>,
+    crew: Crew,
+    near_leaf: Vec<Arc<Table>>,
 }
 
 impl Helpers {
-    /// Starts `solver.threads - 1` helpers on `position`; a thread the system refuses is
-    /// simply not started.
-    fn start<B: Bitboard>(solver: &Solver, position: &Position<B>) -> Helpers {
-        let done = Arc::new(AtomicBool::new(false));
-        let empty = position.geometry().area() - position.moves_played();
-        let threads = (1..solver.threads)
-            .filter_map(|_| {
-                let mut helper = solver.helper();
-                helper.diverge_above = empty as i32 - DIVERGE_PLIES;
-                let position = *position;
-                let limits = Limits {
-                    stop: Some(Arc::clone(&done)),
-                    ..Limits::default()
-                };
-                std::thread::Builder::new()
-                    .spawn(move || {
-                        // Stopped or finished, what it proved is in the table already.
-                        let _ = helper.solve_within(&position, &limits);
-                        helper.nodes
-                    })
-                    .ok()
-            })
+    /// Starts `count` helpers sharing `table`.
+    fn start(count: usize, table: &Arc<Table>) -> Helpers {
+        let near_leaf: Vec<Arc<Table>> = (0..count)
+            .map(|_| Arc::new(Table::with_bits(NEAR_LEAF_BITS)))
             .collect();
-        Helpers { done, threads }
-    }
-
-    /// Stops the helpers and waits for them; the nodes they searched.
-    fn finish(mut self) -> u64 {
-        self.stop()
-    }
-
-    fn stop(&mut self) -> u64 {
-        self.done.store(true, Ordering::Relaxed);
-        self.threads
-            .drain(..)
-            .map(|thread| thread.join().unwrap_or(0))
-            .sum()
-    }
-}
-
-impl Drop for Helpers {
-    /// No helper outlives its search, even one left by a panic.
-    fn drop(&mut self) {
-        self.stop();
+        let crew = Crew::start(count, |index| {
+            let solver =
+                Solver::on_tables(Arc::clone(table), Arc::clone(&near_leaf[index]), None, None);
+            move |shared: Arc<Shared>| solver.serve(&shared)
+        });
+        Helpers { crew, near_leaf }
     }
 }
 
@@ -1115,6 +1302,18 @@ mod tests {
     use crate::solver::book::canonical_key;
     use proptest::prelude::*;
     use std::collections::HashMap;
+
+    impl Solver {
+        /// Whether no other thread is searching on this solver's tables: the only other holders
+        /// are its helpers, asleep.
+        fn is_alone_on_tables(&self) -> bool {
+            let (helpers, searching) = self
+                .helpers
+                .as_ref()
+                .map_or((0, 0), |h| (h.crew.helpers(), h.crew.searching()));
+            Arc::strong_count(&self.table) == 1 + helpers && searching == 0
+        }
+    }
 
     /// Plain minimax over every move: no pruning, no table, no move ordering.
     fn exhaustive<B: Bitboard>(position: &Position<B>) -> i32 {
@@ -1493,6 +1692,15 @@ mod tests {
         pair.set_threads(2);
         assert_eq!(pair.solve(&position), expected);
         assert!(pair.nodes() > PARALLEL_MIN_NODES);
+        // Single probes take the helpers too.
+        pair.reset();
+        assert_eq!(pair.solve_weak(&position), Outcome::Win);
+        for bound in [5, 6] {
+            pair.reset();
+            let at_most = pair.is_at_most_within(&position, Score::new(bound), &Limits::default());
+            assert_eq!(at_most, Ok(bound >= 6));
+            assert!(pair.is_alone_on_tables());
+        }
 
         pair.reset();
         // Just past the helpers' start: with 50,000 more, a loaded machine once let the helpers
@@ -1502,8 +1710,8 @@ mod tests {
             ..Limits::default()
         };
         assert!(pair.solve_within(&position, &few_nodes).is_err());
-        // The helpers are gone: the tables are the solver's alone again.
-        assert_eq!(Arc::strong_count(&pair.table), 1);
+        // The helpers have stopped: no other thread is on the tables.
+        assert!(pair.is_alone_on_tables());
         assert_eq!(pair.solve(&position), expected);
     }
 
@@ -1535,7 +1743,7 @@ mod tests {
                 "{position:?}"
             );
             // Both threads are done with the tables.
-            assert_eq!(Arc::strong_count(&pair.table), 1);
+            assert!(pair.is_alone_on_tables());
         }
         let full = &positions[3];
         assert!(!full.can_play(3) && full.is_winning_move(0));
@@ -1571,7 +1779,7 @@ mod tests {
             other => panic!("expected an interruption, got {other:?}"),
         }
         assert!(pair.nodes() <= 3 * CHECK_INTERVAL, "{}", pair.nodes());
-        assert_eq!(Arc::strong_count(&pair.table), 1);
+        assert!(pair.is_alone_on_tables());
     }
 
     #[test]
@@ -1634,7 +1842,7 @@ mod tests {
             false
         });
         assert!((1..=2).contains(&results), "{results}");
-        assert_eq!(Arc::strong_count(&pair.table), 1);
+        assert!(pair.is_alone_on_tables());
     }
 
     #[test]

@@ -99,7 +99,10 @@ struct Slot {
 
 /// The first [`WRITE_LOG`] 32-byte blocks given a new entry since the last clear (a bucket of
 /// one-word entries, half a bucket of two-word ones), each as the index of its first word
-/// divided by [`BLOCK_WORDS`]; once more were, a clear wipes the whole table.
+/// divided by [`BLOCK_WORDS`]; once more were, a clear wipes the whole table. Aligned to a cache
+/// line of its own, so that counting new entries does not take the table's other fields, which
+/// every probe reads, from other threads.
+#[repr(align(128))]
 struct WriteLog {
     len: AtomicUsize,
     blocks: Box<[AtomicU32]>,
@@ -286,6 +289,10 @@ impl Table {
             }
         };
         let entry = encode::<K>(slot.check, merged, work);
+        // Rewriting an entry unchanged would take its cache line from the other threads.
+        if old == Some(entry) {
+            return;
+        }
         if is_wide::<K>() {
             words[2 * way].store(slot.check_below ^ entry, Relaxed);
             words[2 * way + 1].store(entry, Relaxed);
