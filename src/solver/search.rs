@@ -978,6 +978,25 @@ impl Solver {
             }
         }
 
+        // A single move (the one block, or the one move that does not lose at once) scores what
+        // its child scores: the child's table entry serves, and this position takes none.
+        if candidates & (candidates - B::ONE) == B::ZERO {
+            let created = position.winning_cells_after(candidates);
+            if position.leaves_two_playable_threats(candidates, created) {
+                return (area - 1 - moves) / 2;
+            }
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            let (alpha, beta) = (alpha.max(lower), beta.min(upper));
+            return self.play::<B, S, K, WIDTH, SPLIT>(
+                position, candidates, created, threats, alpha, beta,
+            );
+        }
+
         let (table_key, flipped) = self.table_key::<B, K>(&geometry, position.key());
         let orient = |column: u32| {
             if flipped {
@@ -1083,19 +1102,8 @@ impl Solver {
                     deferred |= 1 << index;
                     continue;
                 }
-                let mut child = *position;
-                child.play_unchecked(cell);
-                // The mover's threats are the child's opponent's, and the opponent's the child's
-                // mover's, less the cell just filled.
-                let child_threats = Threats {
-                    own: threats.opponent & !cell,
-                    opponent: created,
-                };
-                let score = if SPLIT && empty > SPLIT_MIN_EMPTY {
-                    -self.negamax::<B, S, K, WIDTH, true>(&child, child_threats, -beta, -alpha)
-                } else {
-                    -self.negamax::<B, S, K, WIDTH, false>(&child, child_threats, -beta, -alpha)
-                };
+                let score = self
+                    .play::<B, S, K, WIDTH, SPLIT>(position, cell, created, threats, alpha, beta);
                 if claim == Claim::Taken {
                     self.release(child_key);
                 }
@@ -1143,6 +1151,35 @@ impl Solver {
 }
 
 impl Solver {
+    /// The score of playing `cell` from `position` (whose threats are `threats`; `created`: the
+    /// mover's winning cells after it), from the child's search in the window `alpha..beta`
+    /// turned around, with the copy of [`negamax`](Self::negamax) for the child's empty cells.
+    #[inline(always)]
+    fn play<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize, const SPLIT: bool>(
+        &mut self,
+        position: &Position<B>,
+        cell: B,
+        created: B,
+        threats: Threats<B>,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut child = *position;
+        child.play_unchecked(cell);
+        // The mover's threats are the child's opponent's, and the opponent's the child's mover's,
+        // less the cell just filled.
+        let child_threats = Threats {
+            own: threats.opponent & !cell,
+            opponent: created,
+        };
+        let empty = (position.geometry().area() - position.moves_played()) as i32;
+        if SPLIT && empty > SPLIT_MIN_EMPTY {
+            -self.negamax::<B, S, K, WIDTH, true>(&child, child_threats, -beta, -alpha)
+        } else {
+            -self.negamax::<B, S, K, WIDTH, false>(&child, child_threats, -beta, -alpha)
+        }
+    }
+
     /// The table for positions with `empty` empty cells.
     #[inline]
     fn table_for(&self, empty: i32) -> &Table {
