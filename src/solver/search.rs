@@ -487,7 +487,8 @@ impl Solver {
 
     /// [`analyze`](Self::analyze), unless `limits` stop the search first; the limits apply to
     /// the whole analysis. With more than one thread ([`set_threads`](Self::set_threads)) and no
-    /// node limit, the columns that need a search are solved side by side, a column to a thread.
+    /// node limit, once the analysis has taken [`PARALLEL_MIN_NODES`] nodes the columns left are
+    /// solved side by side, a column to a thread.
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds of the leftmost column whose search was
@@ -523,19 +524,8 @@ impl Solver {
                 known
             };
         }
-        let mut found = if self.threads > 1 && searched.len() > 1 && limits.max_nodes.is_none() {
-            let unbounded = (Score::new(i8::MIN), Score::new(i8::MAX));
-            let searches: Vec<_> = searched
-                .iter()
-                .map(|&(_, child)| (child, unbounded.0, unbounded.1))
-                .collect();
-            let mut found = Vec::with_capacity(searched.len());
-            self.solve_side_by_side(&searches, &|| limits.clone(), |index, result, _| {
-                let solved = result.is_ok();
-                found.push((searched[index].0, result));
-                solved
-            });
-            found
+        let mut found = if self.threads > 1 && limits.max_nodes.is_none() {
+            self.solve_columns_side_by_side(&searched, limits)
         } else {
             self.solve_in_turn(&searched, limits)
         };
@@ -551,6 +541,47 @@ impl Solver {
             scores[column as usize] = Some(score.flipped());
         }
         Ok(scores)
+    }
+
+    /// The scores of `children` (each with the column that reaches it): in turn on this thread
+    /// up to [`PARALLEL_MIN_NODES`] nodes in all, so that small analyses start no thread; then
+    /// the one whose search that budget stopped and the ones after it side by side, or the last
+    /// one with the helpers.
+    fn solve_columns_side_by_side<B: Bitboard>(
+        &mut self,
+        children: &[(u32, Position<B>)],
+        limits: &Limits,
+    ) -> Vec<(u32, Result<Score, SolverError>)> {
+        let until = self.nodes + PARALLEL_MIN_NODES;
+        let (lowest, highest) = (Score::new(i8::MIN), Score::new(i8::MAX));
+        let mut found = Vec::with_capacity(children.len());
+        let mut left = Vec::new();
+        for &(column, child) in children {
+            let budget = Limits {
+                max_nodes: Some(until.saturating_sub(self.nodes)),
+                ..limits.clone()
+            };
+            // Stopped by the budget (or by the limits: then it stops again at once side by
+            // side), a search goes on side by side within the bounds it has proven.
+            match left.is_empty().then(|| self.solve_within(&child, &budget)) {
+                Some(Err(SolverError::Interrupted { lower, upper })) => {
+                    left.push((column, (child, lower, upper)));
+                }
+                Some(result) => found.push((column, result)),
+                None => left.push((column, (child, lowest, highest))),
+            }
+        }
+        if let [(column, (child, lower, upper))] = left[..] {
+            found.push((column, self.solve_between(&child, lower, upper, limits)));
+        } else if !left.is_empty() {
+            let searches: Vec<_> = left.iter().map(|&(_, search)| search).collect();
+            self.solve_side_by_side(&searches, &|| limits.clone(), |index, result, _| {
+                let solved = result.is_ok();
+                found.push((left[index].0, result));
+                solved
+            });
+        }
+        found
     }
 
     /// The scores of `children` (each with the column that reaches it), one after the other,
