@@ -44,8 +44,18 @@ const TEAM_CHECK_INTERVAL: u64 = 1024;
 
 /// Positions with at least this many empty cells are split between the threads of a probe
 /// (their moves after the first are searched by one thread at a time); below it, marking
-/// positions as busy would cost more than searching them twice.
-const SPLIT_MIN_EMPTY: i32 = 16;
+/// positions as busy, which takes the busy table's cache lines from the other threads, would
+/// cost more than it saves.
+const SPLIT_MIN_EMPTY: i32 = 22;
+
+/// While threads search a probe together, each keeps the positions with at most this many empty
+/// cells in its own near-leaf table, and only those above in the shared one: the threads
+/// mostly search apart, and every line one of them writes in the shared table is taken from
+/// the other's cache.
+const TEAM_NEAR_LEAF_EMPTY: i32 = 18;
+
+// The moves a thread leaves for later are answered in the shared table.
+const _: () = assert!(TEAM_NEAR_LEAF_EMPTY < SPLIT_MIN_EMPTY - 1);
 
 /// Enhanced transposition cutoffs (probing every child for a refutation before searching any)
 /// are tried only with more than this many empty cells: near the leaves the probes cost more
@@ -70,6 +80,11 @@ const NEAR_LEAF_EMPTY: i32 = 12;
 
 /// The near-leaf table: 2^17 entries, 1 MiB (see [`DEFAULT_TABLE_BITS`]).
 const NEAR_LEAF_BITS: u32 = 17;
+
+/// The near-leaf table of each thread of a solver with more than one: 2^18 entries, 2 MiB,
+/// since in a search with others it holds the positions of up to [`TEAM_NEAR_LEAF_EMPTY`]
+/// empty cells.
+const PARALLEL_NEAR_LEAF_BITS: u32 = 18;
 
 /// Bounds on one search. The default has none: the search runs to the exact score.
 #[derive(Clone, Debug, Default)]
@@ -97,7 +112,7 @@ pub struct Solver {
     /// Shared with the helper threads of a search.
     table: Arc<Table>,
     /// Positions near the leaves: very many, cheap, short-lived; a small table that stays in
-    /// cache saves a memory miss on most nodes.
+    /// cache saves a memory miss on most nodes. Each thread of a search has its own.
     near_leaf: Arc<Table>,
     /// Threads per exact search, this one included.
     threads: usize,
@@ -113,6 +128,9 @@ pub struct Solver {
     parallel_from: u64,
     /// Set when the helpers were called in during a probe, which this thread then starts again.
     restart: bool,
+    /// Positions with at most this many empty cells go to `near_leaf`: [`NEAR_LEAF_EMPTY`], or
+    /// [`TEAM_NEAR_LEAF_EMPTY`] while this thread searches with others.
+    near_leaf_empty: i32,
     nodes: u64,
     limits: Limits,
     limits_start: u64,
@@ -169,6 +187,7 @@ impl Solver {
             probe: None,
             parallel_from: u64::MAX,
             restart: false,
+            near_leaf_empty: NEAR_LEAF_EMPTY,
             nodes: 0,
             limits: Limits::default(),
             limits_start: 0,
@@ -220,6 +239,7 @@ impl Solver {
         let threads = threads.clamp(1, MAX_THREADS);
         if threads != self.threads {
             self.helpers = None;
+            self.near_leaf = Arc::new(Table::with_bits(near_leaf_bits(threads)));
         }
         self.threads = threads;
     }
@@ -848,11 +868,13 @@ impl Solver {
             shared: Arc::clone(helpers.crew.shared()),
             generation,
         });
+        self.near_leaf_empty = TEAM_NEAR_LEAF_EMPTY;
     }
 
     /// Stops the helpers' search, waits until they have left the tables, and counts their
     /// nodes in.
     fn dismiss_helpers(&mut self) {
+        self.near_leaf_empty = NEAR_LEAF_EMPTY;
         if let (Some(team), Some(helpers)) = (self.team.take(), &self.helpers) {
             self.nodes += helpers.crew.finish(team.generation);
         }
@@ -873,6 +895,7 @@ impl Solver {
                 shared: Arc::clone(shared),
                 generation: turn.generation,
             });
+            self.near_leaf_empty = TEAM_NEAR_LEAF_EMPTY;
             self.interrupted = false;
             self.next_check = self.nodes + TEAM_CHECK_INTERVAL;
             let before = self.nodes;
@@ -1214,7 +1237,7 @@ impl Solver {
     /// The table for positions with `empty` empty cells.
     #[inline]
     fn table_for(&self, empty: i32) -> &Table {
-        if empty <= NEAR_LEAF_EMPTY {
+        if empty <= self.near_leaf_empty {
             &self.near_leaf
         } else {
             &self.table
@@ -1330,7 +1353,7 @@ impl Helpers {
     /// Starts `count` helpers sharing `table`.
     fn start(count: usize, table: &Arc<Table>) -> Helpers {
         let near_leaf: Vec<Arc<Table>> = (0..count)
-            .map(|_| Arc::new(Table::with_bits(NEAR_LEAF_BITS)))
+            .map(|_| Arc::new(Table::with_bits(PARALLEL_NEAR_LEAF_BITS)))
             .collect();
         let crew = Crew::start(count, |index| {
             let solver =
@@ -1338,6 +1361,15 @@ impl Helpers {
             move |shared: Arc<Shared>| solver.serve(&shared)
         });
         Helpers { crew, near_leaf }
+    }
+}
+
+/// The bits of each near-leaf table of a solver with `threads` threads.
+fn near_leaf_bits(threads: usize) -> u32 {
+    if threads > 1 {
+        PARALLEL_NEAR_LEAF_BITS
+    } else {
+        NEAR_LEAF_BITS
     }
 }
 
