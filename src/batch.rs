@@ -12,8 +12,11 @@
 //! - [`BatchMode::Weak`]: `MOVES SIGN`, `1` (the side to move wins), `0` or `-1`;
 //! - [`BatchMode::Analyze`]: `MOVES S1 S2 ... SW`, the score of each column for the side to move
 //!   after playing it, `-` where the column is full or the game is over;
-//! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2: column 8 is off the board
-//!   (columns 1-7)`, with MOVES's control characters escaped.
+//! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2 (column 8): the column is
+//!   off the board (columns 1-7)`, with MOVES's control characters escaped.
+//!
+//! A sequence that ends the game is a position like any other: a won game scores as the loser
+//! to move (`4455667 -18`), a full board 0, and analysis shows every column `-`.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -23,9 +26,9 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::engine::perfect::{solver_position, SOLVER_CONNECT};
+use crate::engine::perfect::SOLVER_CONNECT;
 use crate::notation::grammar::{whole_number, WholeNumber};
-use crate::notation::{parse_moves_counting, Counting};
+use crate::notation::{parse_moves_counting, Counting, MovesError};
 use crate::rules::{Game, MoveError, Variant, VariantError};
 use crate::solver::book::Book;
 use crate::solver::{
@@ -101,33 +104,92 @@ impl BatchBoard {
 
     /// The solver's position after a move sequence from the empty board, in the protocol's
     /// grammar (`4453` on boards up to 9 wide, 10 counting from 0); the error says which move
-    /// failed and why, naming columns as the sequence does.
-    pub fn position_of(&self, moves: &str) -> Result<AnyPosition, String> {
+    /// failed and why, naming columns as the sequence does. A sequence that ends the game gives
+    /// the finished position, which the solver scores as its result.
+    pub fn position_of(&self, moves: &str) -> Result<AnyPosition, LineError> {
         let mut game = Game::new(self.variant.clone());
-        let columns = parse_moves_counting(moves, self.variant.width(), self.counting)
-            .map_err(|e| e.to_string())?;
-        // How the sequence writes 1-based column `number`.
-        let written = |number: u64| match self.counting {
-            Counting::FromOne => number,
-            Counting::FromZero => number - 1,
+        let columns = parse_moves_counting(moves, self.variant.width(), self.counting)?;
+        let first = match self.counting {
+            Counting::FromOne => 1,
+            Counting::FromZero => 0,
         };
-        for (index, number) in columns.into_iter().enumerate() {
+        // How the sequence writes 1-based column `number`.
+        let written = |number: u64| number + first - 1;
+        for (index, &number) in columns.iter().enumerate() {
             let played = game.column(number).and_then(|column| game.play(column));
-            played.map_err(|problem| {
-                let problem = match problem {
-                    MoveError::OffBoard { .. } if self.counting == Counting::FromZero => format!(
-                        "column {} is off the board (columns 0-{})",
-                        written(number),
-                        self.variant.width() - 1
-                    ),
-                    MoveError::ColumnFull(_) => format!("column {} is full", written(number)),
-                    other => other.to_string(),
-                };
-                format!("move {} (column {}): {problem}", index + 1, written(number))
+            played.map_err(|problem| LineError::Move {
+                index: index + 1,
+                column: written(number),
+                problem: match problem {
+                    MoveError::OffBoard { width, .. } => MoveProblem::OffBoard {
+                        first,
+                        last: written(width as u64),
+                    },
+                    MoveError::ColumnFull(_) => MoveProblem::Full,
+                    MoveError::GameOver(result) => MoveProblem::GameOver(result),
+                },
             })?;
         }
-        solver_position(&game).map_err(|e| e.to_string())
+        // The rules have checked every move; the solver's own moves also take a finished game.
+        let columns: Vec<u8> = columns.iter().map(|&number| (number - 1) as u8).collect();
+        Ok(AnyPosition::from_moves(
+            self.width(),
+            self.height(),
+            &columns,
+        )?)
     }
+}
+
+/// Why a batch or benchmark line holds no position to solve.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LineError {
+    /// Longer than [`MAX_BATCH_LINE_BYTES`].
+    #[error("the line is longer than {MAX_BATCH_LINE_BYTES} bytes")]
+    TooLong,
+    /// Not text.
+    #[error("the line is not UTF-8 text")]
+    NotUtf8,
+    /// Not a move sequence.
+    #[error(transparent)]
+    Moves(#[from] MovesError),
+    /// A move of the sequence cannot be played; `index` counts from 1, `column` is as written.
+    #[error("move {index} (column {column}): {problem}")]
+    Move {
+        /// Which move.
+        index: usize,
+        /// Its column, numbered as the line numbers them.
+        column: u64,
+        /// Why it cannot be played.
+        problem: MoveProblem,
+    },
+    /// The solver refused the position.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    /// Not a line of a board-size table.
+    #[error(transparent)]
+    Size(#[from] SizeLineError),
+    /// A board-size table's board that the rules or the solver do not take.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+/// Why a move of a batch line cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveProblem {
+    /// No such column.
+    #[error("the column is off the board (columns {first}-{last})")]
+    OffBoard {
+        /// The first column's number as the line counts.
+        first: u64,
+        /// The last column's.
+        last: u64,
+    },
+    /// No room in the column.
+    #[error("the column is full")]
+    Full,
+    /// An earlier move ended the game.
+    #[error("the game is already over ({0})")]
+    GameOver(String),
 }
 
 /// The longest line [`run_batch_solve`] reads whole (a 7x6 game has at most 42 moves); a longer
@@ -196,11 +258,9 @@ pub fn run_batch_solve(
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
         let position = if line.cut {
-            Err(format!(
-                "the line is longer than {MAX_BATCH_LINE_BYTES} bytes"
-            ))
+            Err(LineError::TooLong)
         } else if std::str::from_utf8(&line.bytes).is_err() {
-            Err("the line is not UTF-8 text".to_string())
+            Err(LineError::NotUtf8)
         } else {
             opts.board.position_of(moves)
         };
@@ -320,36 +380,39 @@ pub struct SizeOutcome {
     pub last_move: Option<u32>,
 }
 
+/// A line that is not a [`SizeOutcome`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("expected WIDTHxHEIGHT 1st|2nd|draw LAST_MOVE, e.g. 9x4 2nd 36")]
+pub struct SizeLineError;
+
 impl SizeOutcome {
     /// Reads `WIDTHxHEIGHT OUTCOME LAST_MOVE`: OUTCOME `1st`, `2nd` or `draw`, LAST_MOVE a
     /// number or `-`.
     ///
     /// # Errors
     /// The line is not of that form; the message says what was expected.
-    pub fn parse(line: &str) -> Result<SizeOutcome, String> {
+    pub fn parse(line: &str) -> Result<SizeOutcome, SizeLineError> {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let number = |text: &str| match whole_number::<u32>(text) {
             WholeNumber::Value(n) => Some(n),
             _ => None,
         };
-        let expected =
-            || "expected WIDTHxHEIGHT 1st|2nd|draw LAST_MOVE, e.g. 9x4 2nd 36".to_string();
         let [board, outcome, last_move] = fields[..] else {
-            return Err(expected());
+            return Err(SizeLineError);
         };
         let (width, height) = board
             .split_once('x')
             .and_then(|(w, h)| number(w).zip(number(h)))
-            .ok_or_else(expected)?;
+            .ok_or(SizeLineError)?;
         let outcome = match outcome {
             "1st" => Outcome::Win,
             "2nd" => Outcome::Loss,
             "draw" => Outcome::Draw,
-            _ => return Err(expected()),
+            _ => return Err(SizeLineError),
         };
         let last_move = match last_move {
             "-" => None,
-            text => Some(number(text).ok_or_else(expected)?),
+            text => Some(number(text).ok_or(SizeLineError)?),
         };
         Ok(SizeOutcome {
             width,
@@ -600,11 +663,11 @@ impl fmt::Display for Answer {
 }
 
 /// The position of a benchmark line and what the line says of it, for the options' task.
-fn bench_case(line: &str, opts: &BenchOptions) -> Result<(AnyPosition, Expected), String> {
+fn bench_case(line: &str, opts: &BenchOptions) -> Result<(AnyPosition, Expected), LineError> {
     if opts.task == BenchTask::Sizes {
         let size = SizeOutcome::parse(line)?;
-        let position = AnyPosition::new(size.width, size.height).map_err(|e| e.to_string())?;
-        return Ok((position, Expected::Size(size)));
+        let board = BatchBoard::new(size.width, size.height, Counting::FromOne)?;
+        return Ok((board.position_of("")?, Expected::Size(size)));
     }
     let moves = first_field(line);
     let expected = line[moves.len()..]
@@ -655,14 +718,38 @@ mod tests {
 
     #[test]
     fn every_line_gets_an_answer_in_order() {
-        let out = batch("4455\n48\n1111111\n44x\n", BatchMode::Score);
+        let out = batch(
+            "4455\n48\n1111111\n44x\n4455667\n44556671\n",
+            BatchMode::Score,
+        );
         assert_eq!(
             out,
             "4455 18\n\
-             48 error: move 2 (column 8): column 8 is off the board (columns 1-7)\n\
-             1111111 error: move 7 (column 1): column 1 is full\n\
-             44x error: 'x' is not a column: expected a column number or a letter from a to p\n"
+             48 error: move 2 (column 8): the column is off the board (columns 1-7)\n\
+             1111111 error: move 7 (column 1): the column is full\n\
+             44x error: 'x' is not a column: expected a column number or a letter from a to p\n\
+             4455667 -18\n\
+             44556671 error: move 8 (column 1): the game is already over (x won)\n"
         );
+    }
+
+    #[test]
+    fn a_finished_game_is_answered_with_its_result() {
+        // x connects with its 4th stone on ply 7: the loser to move scores -(22 - 4).
+        assert_eq!(batch("4455667\n", BatchMode::Weak), "4455667 -1\n");
+        assert_eq!(
+            batch("4455667\n", BatchMode::Analyze),
+            "4455667 - - - - - - -\n"
+        );
+        // A full board with no line is a draw.
+        let opts = BatchOptions {
+            board: BatchBoard::new(4, 1, Counting::FromOne).unwrap(),
+            table_bits: 18,
+            ..BatchOptions::default()
+        };
+        let mut out = Vec::new();
+        run_batch_solve(&b"1234\n"[..], &mut out, &opts).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "1234 0\n");
     }
 
     #[test]
@@ -736,8 +823,8 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "306068 12\n\
-             09 error: move 2 (column 9): column 9 is off the board (columns 0-8)\n\
-             000000 error: move 6 (column 0): column 0 is full\n"
+             09 error: move 2 (column 9): the column is off the board (columns 0-8)\n\
+             000000 error: move 6 (column 0): the column is full\n"
         );
         assert_eq!(
             BatchBoard::new(12, 12, Counting::FromOne)

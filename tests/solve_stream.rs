@@ -47,7 +47,7 @@ fn each_answer_arrives_before_the_next_line_is_sent() {
     assert_eq!(
         rest,
         [
-            "48 error: move 2 (column 8): column 8 is off the board (columns 1-7)",
+            "48 error: move 2 (column 8): the column is off the board (columns 1-7)",
             "444444 1",
         ]
     );

@@ -69,7 +69,8 @@ pub enum Mode {
         input (columns 1-7 run together, e.g. 4453; anything after a space is ignored), and write \
         'MOVES SCORE' per line, each as soon as it is known. The score is from the side to move: a \
         win scores 22 minus the stones the winner has played when it wins, a loss the negative, a \
-        draw 0. An invalid line gets 'MOVES error: REASON'. Other boards with --board: a win on \
+        draw 0; a sequence that ends the game gets its result (4455667 -18). An invalid line \
+        gets 'MOVES error: REASON'. Other boards with --board: a win on \
         ply P (the stones on the board once the winning one is down) scores (cells + 2 - P) / 2, \
         rounded down."
     )]
