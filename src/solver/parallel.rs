@@ -2,10 +2,12 @@
 //! searches, the [`Probe`] they are handed, and the [`Busy`] table through which they split the
 //! work; the search itself, and what a helper does with a probe, are in `search.rs`.
 //!
-//! The split is ABDADA's (Weill, 1996): every thread searches the same probe from the root, each
-//! node's first move together, and every other move only while no other thread searches it,
-//! leaving it for later otherwise; by the time it comes back to such a move, the table mostly
-//! holds its answer. The first thread to finish the probe answers it, and the others stop.
+//! The split is ABDADA's (Weill, 1996): every thread searches the same probe from the root, and
+//! each move only while no other thread searches it, leaving it for later otherwise; by the time
+//! it comes back to such a move, the table mostly holds its answer. (ABDADA lets every thread
+//! into a node's first move, for the bound it sets for the others; a probe's window is null, so
+//! there is no bound to wait for.) The first thread to finish the probe answers it, and the
+//! others stop.
 
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
