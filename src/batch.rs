@@ -32,9 +32,11 @@ use crate::notation::{parse_moves_counting, Counting, MovesError};
 use crate::rules::{Game, MoveError, Variant, VariantError};
 use crate::solver::book::Book;
 use crate::solver::{
-    with_position, AnyPosition, Outcome, Score, Solver, SolverError, DEFAULT_TABLE_BITS,
+    with_position, AnyPosition, Bitboard, Limits, Outcome, Position, Score, Solver, SolverError,
+    DEFAULT_TABLE_BITS,
 };
 use crate::textio::book::built_in_book;
+use crate::textio::checkpoint::{Checkpoint, CheckpointError};
 use crate::textio::{describe, read_bounded_line};
 
 /// The standard board, the default of [`BatchBoard`].
@@ -141,7 +143,7 @@ impl BatchBoard {
 }
 
 /// Why a batch or benchmark line holds no position to solve.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Error)]
 pub enum LineError {
     /// Longer than [`MAX_BATCH_LINE_BYTES`].
     #[error("the line is longer than {MAX_BATCH_LINE_BYTES} bytes")]
@@ -171,6 +173,23 @@ pub enum LineError {
     /// A board-size table's board that the rules or the solver do not take.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// The checkpoint file cannot be read or written.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The checkpoint file is another position's, which it would overwrite.
+    #[error("{} holds the checkpoint of another position; name another file", .0.display())]
+    OtherCheckpoint(PathBuf),
+    /// The checkpoint was saved with another table size.
+    #[error("the checkpoint was saved with a table of {saved} MiB (--hash {saved}); this run's has {table} MiB")]
+    CheckpointTable {
+        /// The checkpoint's table.
+        saved: u64,
+        /// This run's.
+        table: u64,
+    },
+    /// The progress log failed.
+    #[error("cannot write the progress: {}", describe(.0))]
+    Log(io::Error),
 }
 
 /// Why a move of a batch line cannot be played.
@@ -220,7 +239,23 @@ pub struct BatchOptions {
     pub threads: usize,
     /// The opening book the solver consults: the built-in one by default, `None` for none.
     pub book: Option<Arc<Book>>,
+    /// Where exact scores save their progress as they go, and resume from.
+    pub checkpoint: Option<Checkpointing>,
 }
+
+/// Saving the progress of a long exact search to a file as it goes, and going on from the
+/// file's in a later run.
+#[derive(Debug, Clone)]
+pub struct Checkpointing {
+    /// The checkpoint file.
+    pub file: PathBuf,
+    /// How long the search runs between two saves.
+    pub every: Duration,
+}
+
+/// A checkpoint keeps the table entries of searches of about 2^12 nodes or more: a small part of
+/// a large table, which holds most of what a restart would otherwise search again.
+const CHECKPOINT_MIN_WORK: u32 = 12;
 
 impl BatchOptions {
     /// The standard board and table, with `book`. (Unlike `..Default::default()`, this never
@@ -232,6 +267,7 @@ impl BatchOptions {
             table_bits: DEFAULT_TABLE_BITS,
             threads,
             book,
+            checkpoint: None,
         }
     }
 }
@@ -243,15 +279,18 @@ impl Default for BatchOptions {
 }
 
 /// Solves every line of `input` and writes one line per input line to `out`, flushing each
-/// answer as soon as it is written.
+/// answer as soon as it is written. With the options' [`Checkpointing`], an exact score saves
+/// its progress to the file at the interval asked for, with a line on `log` each time, and goes
+/// on from the file's if it holds the same position (see [`solve_checkpointed`]).
 ///
 /// # Errors
-/// Only I/O errors of `input` or `out`; a bad line (not a position, not UTF-8, longer than
-/// [`MAX_BATCH_LINE_BYTES`]) becomes an error line.
+/// Only I/O errors of `input`, `out` or `log`; a bad line (not a position, not UTF-8, longer
+/// than [`MAX_BATCH_LINE_BYTES`]) or a checkpoint that cannot be used becomes an error line.
 pub fn run_batch_solve(
     mut input: impl BufRead,
     mut out: impl Write,
     opts: &BatchOptions,
+    mut log: Option<&mut dyn Write>,
 ) -> io::Result<()> {
     let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
@@ -264,21 +303,127 @@ pub fn run_batch_solve(
         } else {
             opts.board.position_of(moves)
         };
-        match position {
+        let answer = position.and_then(|position| {
+            with_position!(position, |position| match (opts.mode, &opts.checkpoint) {
+                (BatchMode::Score, Some(plan)) => {
+                    solve_checkpointed(&mut solver, &position, plan, log.as_deref_mut())
+                        .map(|score| score.to_string())
+                }
+                (BatchMode::Score, None) => Ok(solver.solve(&position).to_string()),
+                (BatchMode::Weak, _) => Ok(solver.solve_weak(&position).sign().to_string()),
+                (BatchMode::Analyze, _) => Ok(analysis_text(&solver.analyze(&position))),
+            })
+        });
+        match answer {
             Err(error) => writeln!(out, "{} error: {error}", printable(moves))?,
-            Ok(position) => {
-                let answer = with_position!(position, |position| match opts.mode {
-                    BatchMode::Score => solver.solve(&position).to_string(),
-                    BatchMode::Weak => solver.solve_weak(&position).sign().to_string(),
-                    BatchMode::Analyze => analysis_text(&solver.analyze(&position)),
-                });
-                writeln!(out, "{moves} {answer}")?;
-            }
+            Ok(answer) => writeln!(out, "{moves} {answer}")?,
         }
         // A filter in a pipeline answers each line as soon as it can, not when the input ends.
         out.flush()?;
     }
     Ok(())
+}
+
+/// The exact score of `position`, its search stopped at `plan`'s interval to save what it has
+/// proven (the score's bounds and the table's costlier entries) to `plan`'s file, then resumed
+/// in place; a line on `log` at each save. When the file holds a checkpoint of the same
+/// position, the search goes on from it: the bounds skip the probes already done and the
+/// entries most of the searching. The finished score is saved too, so running the line again
+/// answers at once.
+///
+/// # Errors
+/// The file cannot be read or written, holds another position's checkpoint, or was saved with
+/// a table of another size; an error of `log`.
+fn solve_checkpointed<B: Bitboard>(
+    solver: &mut Solver,
+    position: &Position<B>,
+    plan: &Checkpointing,
+    mut log: Option<&mut (impl Write + ?Sized)>,
+) -> Result<Score, LineError> {
+    let (width, height, key) = (
+        position.width(),
+        position.height(),
+        position.key().to_u128(),
+    );
+    let mut state = match Checkpoint::read(&plan.file)? {
+        Some(saved) if (saved.width, saved.height, saved.key) == (width, height, key) => {
+            solver
+                .restore_proven(position, saved.table_words, &saved.words)
+                .map_err(|_| LineError::CheckpointTable {
+                    saved: mib(saved.table_words),
+                    table: mib(solver.table_words()),
+                })?;
+            saved
+        }
+        Some(_) => return Err(LineError::OtherCheckpoint(plan.file.clone())),
+        None => {
+            let new = Checkpoint {
+                width,
+                height,
+                key,
+                table_words: solver.table_words(),
+                lower: i8::MIN,
+                upper: i8::MAX,
+                elapsed: Duration::ZERO,
+                nodes: 0,
+                words: Vec::new(),
+            };
+            // A file that cannot be written fails now, not after the first interval.
+            new.write(&plan.file)?;
+            new
+        }
+    };
+    loop {
+        let (start, nodes) = (Instant::now(), solver.nodes());
+        let limits = Limits {
+            deadline: Some(start + plan.every),
+            ..Limits::default()
+        };
+        let (lower, upper) = (Score::new(state.lower), Score::new(state.upper));
+        let result = solver.solve_between(position, lower, upper, &limits);
+        state.elapsed += start.elapsed();
+        state.nodes += solver.nodes() - nodes;
+        let score = match result {
+            Ok(score) => Some(score),
+            Err(SolverError::Interrupted { lower, upper }) => {
+                (state.lower, state.upper) = (lower.value(), upper.value());
+                None
+            }
+            Err(other) => return Err(other.into()),
+        };
+        if let Some(score) = score {
+            (state.lower, state.upper) = (score.value(), score.value());
+        }
+        state.words = match score {
+            Some(_) => Vec::new(),
+            None => solver.proven_entries(position, CHECKPOINT_MIN_WORK),
+        };
+        state.write(&plan.file)?;
+        if let Some(log) = log.as_mut() {
+            let found = match score {
+                Some(score) => format!("score {score}"),
+                None => format!("score between {} and {}", state.lower, state.upper),
+            };
+            writeln!(
+                log,
+                "checkpoint {}: {found} after {:.0} s and {} nodes; {} table words saved",
+                plan.file.display(),
+                state.elapsed.as_secs_f64(),
+                state.nodes,
+                state.words.len()
+            )
+            .map_err(LineError::Log)?;
+            log.flush().map_err(LineError::Log)?;
+        }
+        if let Some(score) = score {
+            return Ok(score);
+        }
+    }
+}
+
+/// A table of `words` words in MiB.
+fn mib(words: u64) -> u64 {
+    (words * 8) >> 20
 }
 
 /// Every column's score separated by spaces, `-` for a column that cannot be played.
@@ -712,7 +857,7 @@ mod tests {
             table_bits: 18,
             ..BatchOptions::default()
         };
-        run_batch_solve(input.as_bytes(), &mut out, &opts).unwrap();
+        run_batch_solve(input.as_bytes(), &mut out, &opts, None).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -748,7 +893,7 @@ mod tests {
             ..BatchOptions::default()
         };
         let mut out = Vec::new();
-        run_batch_solve(&b"1234\n"[..], &mut out, &opts).unwrap();
+        run_batch_solve(&b"1234\n"[..], &mut out, &opts, None).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "1234 0\n");
     }
 
@@ -762,7 +907,7 @@ mod tests {
             table_bits: 18,
             ..BatchOptions::default()
         };
-        run_batch_solve(&input[..], &mut out, &opts).unwrap();
+        run_batch_solve(&input[..], &mut out, &opts, None).unwrap();
         let out = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 4, "{out}");
@@ -808,6 +953,68 @@ mod tests {
         assert_eq!(plies, ["4 positions=2", "20 positions=1"], "{out}");
     }
 
+    /// A log that fails after its first `lines` lines, as a run killed after that many saves.
+    struct Killed {
+        lines: usize,
+    }
+
+    impl Write for Killed {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.lines == 0 {
+                return Err(io::Error::other("killed"));
+            }
+            self.lines -= buf.iter().filter(|&&b| b == b'\n').count();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_checkpointed_search_goes_on_from_its_file_in_a_new_run() {
+        let dir = std::env::temp_dir().join(format!("c4-batch-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("run.ckpt");
+        // A begin-hard line: 1 after about 10^6 nodes without the book.
+        let input = "73664511\n";
+        let plan = Checkpointing {
+            file: file.clone(),
+            every: Duration::from_millis(2),
+        };
+        let opts = BatchOptions {
+            table_bits: 20,
+            checkpoint: Some(plan),
+            ..BatchOptions::new(BatchMode::Score, 1, None)
+        };
+        let run = |log: &mut dyn Write| {
+            let mut out = Vec::new();
+            run_batch_solve(input.as_bytes(), &mut out, &opts, Some(log)).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        // The first run is stopped at its second save; the file keeps what it had proven.
+        let first = run(&mut Killed { lines: 1 });
+        assert!(first.starts_with("73664511 error: cannot write the progress"), "{first}");
+        let saved = Checkpoint::read(&file).unwrap().unwrap();
+        assert!(saved.lower < saved.upper && !saved.words.is_empty());
+        // The second goes on from it, and saves the score.
+        let mut log = Vec::new();
+        assert_eq!(run(&mut log), "73664511 1\n");
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.lines().last().unwrap().contains(": score 1 after"), "{log}");
+        let done = Checkpoint::read(&file).unwrap().unwrap();
+        assert_eq!((done.lower, done.upper), (1, 1));
+        assert!(done.nodes > saved.nodes && done.words.is_empty());
+        // A third answers from the file, and another position does not overwrite it.
+        assert_eq!(run(&mut Vec::new()), "73664511 1\n");
+        let mut out = Vec::new();
+        run_batch_solve(&b"4\n"[..], &mut out, &opts, None).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("holds the checkpoint of another position"), "{out}");
+        assert_eq!(Checkpoint::read(&file).unwrap(), Some(done));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn other_boards_take_columns_counted_from_zero() {
         // A line of the 9x5 test files of Steininger's solver (fixtures/bench/9x5), and lines
@@ -819,7 +1026,7 @@ mod tests {
             ..BatchOptions::default()
         };
         let mut out = Vec::new();
-        run_batch_solve(&b"306068 12\n09\n000000\n"[..], &mut out, &opts).unwrap();
+        run_batch_solve(&b"306068 12\n09\n000000\n"[..], &mut out, &opts, None).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "306068 12\n\

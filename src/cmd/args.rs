@@ -6,12 +6,13 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use super::book::BookArgs;
-use crate::batch::{BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask};
+use crate::batch::{BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing};
 use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions};
@@ -129,6 +130,13 @@ pub struct SolveArgs {
     /// larger boards want more
     #[arg(long, value_name = "MB", value_parser = hash_mib)]
     pub hash: Option<u32>,
+    /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
+    /// the same position (same --board and --hash): for searches of hours
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["weak", "analyze"])]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two saves of --checkpoint
+    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = positive, requires = "checkpoint")]
+    pub checkpoint_every: usize,
 }
 
 /// The board and column numbering of `c4 solve`'s and `c4 bench`'s move sequences.
@@ -168,6 +176,10 @@ impl SolveArgs {
         Ok(BatchOptions {
             board: self.lines.board(),
             table_bits: self.hash.map_or(DEFAULT_TABLE_BITS, table_bits_for_mib),
+            checkpoint: self.checkpoint.clone().map(|file| Checkpointing {
+                file,
+                every: Duration::from_secs(self.checkpoint_every as u64),
+            }),
             ..BatchOptions::new(
                 mode,
                 self.threads,

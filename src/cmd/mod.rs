@@ -128,7 +128,12 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                 source,
             })?;
             let stdout = BufWriter::new(io::stdout().lock());
-            run_batch_solve(io::stdin().lock(), stdout, &options)?;
+            run_batch_solve(
+                io::stdin().lock(),
+                stdout,
+                &options,
+                Some(&mut io::stderr()),
+            )?;
             Ok(Done::Success)
         }
         Some(Mode::Bench(args)) => bench(&args),

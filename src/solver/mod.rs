@@ -89,6 +89,14 @@ pub enum SolverError {
         /// The rule that failed.
         reason: &'static str,
     },
+    /// Proven entries saved from a table of another size.
+    #[error("the saved entries are from a table of {saved} words; this solver's has {words}")]
+    TableSize {
+        /// The saved table's words.
+        saved: u64,
+        /// This solver's.
+        words: u64,
+    },
     /// A bounded search hit its node limit, deadline or stop flag first.
     #[error("the search was stopped before the exact score was found (it lies between {lower} and {upper})")]
     Interrupted {

@@ -281,6 +281,53 @@ impl Solver {
         self.nodes
     }
 
+    /// The size in words of the table that [`proven_entries`](Self::proven_entries) reads.
+    pub fn table_words(&self) -> u64 {
+        self.table.words() as u64
+    }
+
+    /// What the searches of `position` have proven so far that took about 2^`min_work` nodes or
+    /// more: entries of the shared table, as (word index, word) pairs, for
+    /// [`restore_proven`](Self::restore_proven) in a later process, so that a search stopped
+    /// by its limits can go on where it was. Reading a large table takes a moment (about a
+    /// second per GiB).
+    pub fn proven_entries<B: Bitboard>(
+        &self,
+        position: &Position<B>,
+        min_work: u32,
+    ) -> Vec<(u64, u64)> {
+        if self.needs_wide_keys(position.geometry()) {
+            self.table.proven_words::<u128>(min_work)
+        } else {
+            self.table.proven_words::<u64>(min_work)
+        }
+    }
+
+    /// Puts entries that [`proven_entries`](Self::proven_entries) took for `position` (with a
+    /// table of `table_words` words) back into this solver's table, emptied first, for
+    /// searches of `position`.
+    ///
+    /// # Errors
+    /// [`SolverError::TableSize`]: the entries are from a table of another size, whose
+    /// positions lie elsewhere; the table is left empty.
+    pub fn restore_proven<B: Bitboard>(
+        &mut self,
+        position: &Position<B>,
+        table_words: u64,
+        entries: &[(u64, u64)],
+    ) -> Result<(), SolverError> {
+        let words = self.table_words();
+        self.clear_tables();
+        if table_words != words || !self.table.restore(entries) {
+            return Err(SolverError::TableSize {
+                saved: table_words,
+                words,
+            });
+        }
+        self.board = Some(Board::of(position));
+        Ok(())
+    }
+
     /// Empties the table and zeroes the node counter.
     pub fn reset(&mut self) {
         self.clear_tables();

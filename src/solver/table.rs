@@ -152,6 +152,46 @@ impl Table {
         self.entries.len() * std::mem::size_of::<u64>()
     }
 
+    /// The table's size in words.
+    pub(crate) fn words(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The entries of keys of type `K` with about `2^min_work` nodes or more of search behind
+    /// them, as (word index, word) pairs, both words of a two-word entry: what a long search has
+    /// proven, for [`restore`](Self::restore) into a table of the same size. An entry written
+    /// meanwhile may be read half old, half new; such a pair does not match on a probe.
+    pub(crate) fn proven_words<K: Bitboard>(&self, min_work: u32) -> Vec<(u64, u64)> {
+        let step = if is_wide::<K>() { 2 } else { 1 };
+        let mut words = Vec::new();
+        for (index, pair) in self.entries.chunks_exact(step).enumerate() {
+            let entry = pair[step - 1].load(Relaxed);
+            if entry & USED != 0 && work_of(entry) >= min_work {
+                for (offset, word) in pair.iter().enumerate() {
+                    words.push(((index * step + offset) as u64, word.load(Relaxed)));
+                }
+            }
+        }
+        words
+    }
+
+    /// Writes back, in place, words that [`proven_words`](Self::proven_words) took from a table
+    /// of this size; refuses (writing nothing) an index outside the table.
+    pub(crate) fn restore(&self, words: &[(u64, u64)]) -> bool {
+        if words
+            .iter()
+            .any(|&(index, _)| index >= self.entries.len() as u64)
+        {
+            return false;
+        }
+        for &(index, word) in words {
+            self.entries[index as usize].store(word, Relaxed);
+        }
+        // The write log does not know these blocks: the next clear wipes the whole table.
+        self.written.len.store(WRITE_LOG + 1, Relaxed);
+        true
+    }
+
     /// Forgets every entry. No search may use the table meanwhile.
     pub(crate) fn clear(&self) {
         let log = &self.written;
