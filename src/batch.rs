@@ -994,14 +994,20 @@ mod tests {
         };
         // The first run is stopped at its second save; the file keeps what it had proven.
         let first = run(&mut Killed { lines: 1 });
-        assert!(first.starts_with("73664511 error: cannot write the progress"), "{first}");
+        assert!(
+            first.starts_with("73664511 error: cannot write the progress"),
+            "{first}"
+        );
         let saved = Checkpoint::read(&file).unwrap().unwrap();
         assert!(saved.lower < saved.upper && !saved.words.is_empty());
         // The second goes on from it, and saves the score.
         let mut log = Vec::new();
         assert_eq!(run(&mut log), "73664511 1\n");
         let log = String::from_utf8(log).unwrap();
-        assert!(log.lines().last().unwrap().contains(": score 1 after"), "{log}");
+        assert!(
+            log.lines().last().unwrap().contains(": score 1 after"),
+            "{log}"
+        );
         let done = Checkpoint::read(&file).unwrap().unwrap();
         assert_eq!((done.lower, done.upper), (1, 1));
         assert!(done.nodes > saved.nodes && done.words.is_empty());
@@ -1010,7 +1016,10 @@ mod tests {
         let mut out = Vec::new();
         run_batch_solve(&b"4\n"[..], &mut out, &opts, None).unwrap();
         let out = String::from_utf8(out).unwrap();
-        assert!(out.contains("holds the checkpoint of another position"), "{out}");
+        assert!(
+            out.contains("holds the checkpoint of another position"),
+            "{out}"
+        );
         assert_eq!(Checkpoint::read(&file).unwrap(), Some(done));
         std::fs::remove_dir_all(&dir).unwrap();
     }

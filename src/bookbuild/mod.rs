@@ -20,9 +20,10 @@ use thiserror::Error;
 use crate::solver::book::{
     canonical_key, misplaced_left_out, position_of_key, score_from_children, Book, BookError,
 };
-use crate::solver::{Limits, Position, Score, Solver};
+use crate::solver::{Limits, Position, Score, Solver, SolverError};
 use crate::textio::book::BookFileError;
 use crate::textio::describe;
+pub use progress::ShardProblem;
 use progress::{not_a_position, open_progress, read_progress, ProgressFile, ShardHeader};
 
 /// The deepest book this code builds: keys and counts of deeper ones would not fit in memory.
@@ -54,16 +55,71 @@ pub enum BuildError {
         source: BookError,
     },
     /// A progress file that is not one, or is for another build.
-    #[error("{path}: {reason}")]
+    #[error("{}: {problem}", path.display())]
     Shard {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        reason: String,
+        problem: ShardProblem,
     },
-    /// Settings that do not make sense.
-    #[error("{0}")]
-    Settings(String),
+    /// A board the solver does not play.
+    #[error(transparent)]
+    Board(SolverError),
+    /// A depth past the deepest book.
+    #[error("the depth must be at most {max}, got {depth}")]
+    Depth {
+        /// Asked for.
+        depth: u32,
+        /// The deepest there is on the board.
+        max: u32,
+    },
+    /// A shard that is not one of its set.
+    #[error("shard {}/{} does not exist: expected I/N with 0 <= I < N", .0.index, .0.count)]
+    NoSuchShard(Shard),
+    /// A merge of nothing.
+    #[error("no shard files to merge")]
+    NoShards,
+    /// A merge without one of the shards.
+    #[error("shard {missing} of {count} is missing: expected one file per shard")]
+    MissingShard {
+        /// The shard not given.
+        missing: u32,
+        /// The shards of the build.
+        count: u32,
+    },
+    /// A ply left out that a book cannot leave out.
+    #[error(transparent)]
+    LeftOut(BookError),
+    /// A ply past the book's to verify.
+    #[error("ply {ply} is past this book, which holds plies 0 to {depth}")]
+    PlyPastBook {
+        /// Asked for.
+        ply: u32,
+        /// The book's last.
+        depth: u32,
+    },
+    /// A ply of the book whose scores are not stored, to verify.
+    #[error("ply {ply} is left out of this book (its scores come from the next ply's): verify a stored ply, such as {stored}")]
+    PlyLeftOut {
+        /// Asked for.
+        ply: u32,
+        /// A ply that is stored.
+        stored: u32,
+    },
+    /// No folder to write to by default.
+    #[error("there is no per-user data folder to write to (neither XDG_DATA_HOME nor HOME is set): give the folder with --dir and the book with -o")]
+    NoDataFolder,
+    /// The book compiled in does not load.
+    #[error("the built-in book is corrupt")]
+    BuiltInBook,
+    /// A book entry whose key is not a position.
+    #[error("book entry with key {key:#x}: {source}")]
+    Entry {
+        /// The entry's key.
+        key: u64,
+        /// Why it is not a position.
+        source: SolverError,
+    },
     /// Merged shards with scores of keys that are not positions at their depth.
     #[error("the shards hold {count} scores whose keys are not positions with {depth} stones (first: key {first:#x}); a progress file is corrupt")]
     Stray {
@@ -127,12 +183,12 @@ fn mix(key: u64) -> u64 {
 /// The distinct positions (one of each mirror pair) with `0..=depth` stones and no four in a
 /// row, level by level, in a deterministic order where siblings are neighbours.
 pub fn enumerate(width: u32, height: u32, depth: u32) -> Result<Vec<Vec<Position>>, BuildError> {
-    let root = Position::new(width, height).map_err(|e| BuildError::Settings(e.to_string()))?;
+    let root = Position::new(width, height).map_err(BuildError::Board)?;
     if depth > MAX_DEPTH || depth > width * height {
-        return Err(BuildError::Settings(format!(
-            "the depth must be at most {}, got {depth}",
-            MAX_DEPTH.min(width * height)
-        )));
+        return Err(BuildError::Depth {
+            depth,
+            max: MAX_DEPTH.min(width * height),
+        });
     }
     let mut levels = vec![vec![root]];
     for _ in 0..depth {
@@ -225,10 +281,7 @@ pub fn build_shard(
     progress: &mut dyn Progress,
 ) -> Result<BuildReport, BuildError> {
     if options.shard.count == 0 || options.shard.index >= options.shard.count {
-        return Err(BuildError::Settings(format!(
-            "shard {}/{} does not exist: expected I/N with 0 <= I < N",
-            options.shard.index, options.shard.count
-        )));
+        return Err(BuildError::NoSuchShard(options.shard));
     }
     let levels = enumerate(options.width, options.height, options.depth)?;
     let leaves: Vec<Position> = levels[options.depth as usize]
@@ -258,15 +311,10 @@ pub fn build_shard(
         if (found.width, found.height, found.depth) != (header.width, header.height, header.depth) {
             return Err(BuildError::Shard {
                 path: other.clone(),
-                reason: format!(
-                    "cannot import a {}x{} depth {} progress file into a {}x{} depth {} build",
-                    found.width,
-                    found.height,
-                    found.depth,
-                    header.width,
-                    header.height,
-                    header.depth
-                ),
+                problem: ShardProblem::Import {
+                    found,
+                    expected: header,
+                },
             });
         }
         for (key, score) in records {
@@ -391,34 +439,31 @@ pub fn merge(paths: &[PathBuf], left_out: &[u32]) -> Result<MergeReport, BuildEr
         {
             return Err(BuildError::Shard {
                 path: path.clone(),
-                reason: format!(
-                    "this shard is of a {}x{} depth {} build in {} shards, the first file of a {}x{} depth {} build in {}",
-                    found.width, found.height, found.depth, found.shard.count,
-                    expected.width, expected.height, expected.depth, expected.shard.count
-                ),
+                problem: ShardProblem::OtherBuild {
+                    found,
+                    first: *expected,
+                },
             });
         }
         if !seen_shards.insert(found.shard.index) {
             return Err(BuildError::Shard {
                 path: path.clone(),
-                reason: format!("shard {} is given twice", found.shard.index),
+                problem: ShardProblem::Twice(found.shard.index),
             });
         }
         leaf_scores.extend(records);
     }
-    let header = header.ok_or_else(|| BuildError::Settings("no shard files to merge".into()))?;
+    let header = header.ok_or(BuildError::NoShards)?;
     if let Some(missing) = (0..header.shard.count).find(|i| !seen_shards.contains(i)) {
-        return Err(BuildError::Settings(format!(
-            "shard {missing} of {} is missing: expected one file per shard",
-            header.shard.count
-        )));
+        return Err(BuildError::MissingShard {
+            missing,
+            count: header.shard.count,
+        });
     }
     // Said before the merge's minutes of work, not after.
     if let Some(ply) = misplaced_left_out(header.depth, left_out) {
         let depth = header.depth;
-        return Err(BuildError::Settings(
-            BookError::Derived { ply, depth }.to_string(),
-        ));
+        return Err(BuildError::LeftOut(BookError::Derived { ply, depth }));
     }
     let book = book_from_leaves(
         header.width,
@@ -534,18 +579,17 @@ pub fn verify(
 ) -> Result<(Vec<Mismatch>, usize), BuildError> {
     let per_ply = book.entries_per_ply();
     if let Some(ply) = ply.filter(|&p| p > book.depth()) {
-        return Err(BuildError::Settings(format!(
-            "ply {ply} is past this book, which holds plies 0 to {}",
-            book.depth()
-        )));
+        return Err(BuildError::PlyPastBook {
+            ply,
+            depth: book.depth(),
+        });
     }
     if let Some(ply) = ply.filter(|&p| per_ply.get(p as usize) == Some(&None)) {
         let stored = (ply..).find(|&p| per_ply.get(p as usize) != Some(&None));
-        return Err(BuildError::Settings(format!(
-            "ply {ply} is left out of this book (its scores come from the next ply's): verify a \
-             stored ply, such as {}",
-            stored.unwrap_or(book.depth())
-        )));
+        return Err(BuildError::PlyLeftOut {
+            ply,
+            stored: stored.unwrap_or(book.depth()),
+        });
     }
     let chosen = sample_entries(book, sample, ply, seed)?;
     let mut solver = Solver::new();
@@ -579,7 +623,7 @@ pub fn sample_entries(
     let mut all = Vec::new();
     for (key, score) in book.entries() {
         let position = position_of_key(book.width(), book.height(), key)
-            .map_err(|e| BuildError::Settings(format!("book entry with key {key:#x}: {e}")))?;
+            .map_err(|source| BuildError::Entry { key, source })?;
         if ply.is_none_or(|p| position.moves_played() == p) {
             all.push((mix(key ^ seed), position, score));
         }
@@ -810,7 +854,10 @@ mod tests {
         assert_eq!(merge(&parts, &[]).unwrap().book, whole);
         assert!(matches!(
             merge(&parts[..2], &[]),
-            Err(BuildError::Settings(message)) if message.contains("shard 2 of 3 is missing")
+            Err(BuildError::MissingShard {
+                missing: 2,
+                count: 3
+            })
         ));
         assert!(matches!(
             merge(&[parts[0].clone(), parts[0].clone()], &[]),

@@ -19,6 +19,7 @@
 //! bytes as a u32) are still read, resumed in their own format, imported and merged; version 2
 //! halves the size, which matters for deep books (4.2 million records at depth 12).
 
+use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ use std::path::{Path, PathBuf};
 use super::{io_error, BuildError, Shard};
 use crate::solver::book::{checksum, score_limit};
 use crate::solver::Score;
+use thiserror::Error;
 
 /// The first eight bytes of a shard progress file.
 const SHARD_MAGIC: &[u8; 8] = b"c4-shard";
@@ -42,11 +44,76 @@ pub fn shard_path(dir: &Path, depth: u32, shard: Shard) -> PathBuf {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct ShardHeader {
+pub struct ShardHeader {
     pub(super) width: u32,
     pub(super) height: u32,
     pub(super) depth: u32,
     pub(super) shard: Shard,
+}
+
+impl fmt::Display for ShardHeader {
+    /// `7x6 depth 12 shard 0/2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}x{} depth {} shard {}/{}",
+            self.width, self.height, self.depth, self.shard.index, self.shard.count
+        )
+    }
+}
+
+/// What is wrong with a progress file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ShardProblem {
+    /// Another kind of file.
+    #[error("not a c4 shard progress file (expected the magic bytes \"c4-shard\")")]
+    NotProgress,
+    /// A format version this build does not read.
+    #[error("progress file version {0} is not supported, expected 1 to {SHARD_VERSION}")]
+    Version(u32),
+    /// The header's checksum does not match.
+    #[error("the progress file's header is corrupt (checksum mismatch)")]
+    Header,
+    /// A bad record before the last (numbered from 1).
+    #[error("record {0} is corrupt and is not the last one (only a torn last record is dropped)")]
+    Record(usize),
+    /// A record whose key is not one of the shard's positions (numbered from 1).
+    #[error(
+        "record {record} is corrupt: its key is not a position of this shard with {depth} stones"
+    )]
+    NotAPosition {
+        /// Which record.
+        record: usize,
+        /// The shard's stones per position.
+        depth: u32,
+    },
+    /// The file of another shard or build than the one resumed.
+    #[error("the progress file is for {found}, not {expected}")]
+    OtherShard {
+        /// The file's.
+        found: ShardHeader,
+        /// The build's.
+        expected: ShardHeader,
+    },
+    /// An import from a build of another board or depth.
+    #[error("cannot import a {}x{} depth {} progress file into a {}x{} depth {} build", .found.width, .found.height, .found.depth, .expected.width, .expected.height, .expected.depth)]
+    Import {
+        /// The file's.
+        found: ShardHeader,
+        /// The build's.
+        expected: ShardHeader,
+    },
+    /// A shard of another build than the first file's, in a merge.
+    #[error("this shard is of a {}x{} depth {} build in {} shards, the first file of a {}x{} depth {} build in {}", .found.width, .found.height, .found.depth, .found.shard.count, .first.width, .first.height, .first.depth, .first.shard.count)]
+    OtherBuild {
+        /// The file's.
+        found: ShardHeader,
+        /// The first file's.
+        first: ShardHeader,
+    },
+    /// A shard given twice to a merge.
+    #[error("shard {0} is given twice")]
+    Twice(u32),
 }
 
 /// How a progress file's records are laid out, by its format version.
@@ -141,27 +208,20 @@ impl ShardHeader {
     }
 
     fn from_bytes(bytes: &[u8], path: &Path) -> Result<(ShardHeader, RecordFormat), BuildError> {
-        let bad = |reason: &str| BuildError::Shard {
+        let bad = |problem| BuildError::Shard {
             path: path.to_path_buf(),
-            reason: reason.to_string(),
+            problem,
         };
         if bytes.len() < SHARD_HEADER_BYTES || &bytes[..8] != SHARD_MAGIC {
-            return Err(bad(
-                "not a c4 shard progress file (expected the magic bytes \"c4-shard\")",
-            ));
+            return Err(bad(ShardProblem::NotProgress));
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         let Some(format) = RecordFormat::of_version(word(8)) else {
-            return Err(bad(&format!(
-                "progress file version {} is not supported, expected 1 to {SHARD_VERSION}",
-                word(8)
-            )));
+            return Err(bad(ShardProblem::Version(word(8))));
         };
         let check = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
         if checksum(&bytes[..24], &[]) != check {
-            return Err(bad(
-                "the progress file's header is corrupt (checksum mismatch)",
-            ));
+            return Err(bad(ShardProblem::Header));
         }
         let header = ShardHeader {
             width: u32::from(bytes[12]),
@@ -217,10 +277,7 @@ pub(super) fn read_progress(path: &Path) -> Result<ProgressFile, BuildError> {
     if torn > size {
         return Err(BuildError::Shard {
             path: path.to_path_buf(),
-            reason: format!(
-                "record {} is corrupt and is not the last one (only a torn last record is dropped)",
-                records.len() + 1
-            ),
+            problem: ShardProblem::Record(records.len() + 1),
         });
     }
     Ok(ProgressFile {
@@ -258,19 +315,10 @@ pub(super) fn open_progress(
     if found != *header {
         return Err(BuildError::Shard {
             path: path.to_path_buf(),
-            reason: format!(
-                "the progress file is for {}x{} depth {} shard {}/{}, not {}x{} depth {} shard {}/{}",
-                found.width,
-                found.height,
-                found.depth,
-                found.shard.index,
-                found.shard.count,
-                header.width,
-                header.height,
-                header.depth,
-                header.shard.index,
-                header.shard.count
-            ),
+            problem: ShardProblem::OtherShard {
+                found,
+                expected: *header,
+            },
         });
     }
     let mut file = OpenOptions::new()
@@ -289,9 +337,9 @@ pub(super) fn open_progress(
 pub(super) fn not_a_position(path: &Path, index: usize, depth: u32) -> BuildError {
     BuildError::Shard {
         path: path.to_path_buf(),
-        reason: format!(
-            "record {} is corrupt: its key is not a position of this shard with {depth} stones",
-            index + 1
-        ),
+        problem: ShardProblem::NotAPosition {
+            record: index + 1,
+            depth,
+        },
     }
 }

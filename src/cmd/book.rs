@@ -180,9 +180,7 @@ pub fn run(
             // Said before the hours of solving, not after.
             if let Some(ply) = misplaced_left_out(args.depth, &args.leave_out) {
                 let depth = args.depth;
-                return Err(BuildError::Settings(
-                    BookError::Derived { ply, depth }.to_string(),
-                ));
+                return Err(BuildError::LeftOut(BookError::Derived { ply, depth }));
             }
             let shard = args.shard.map_or(Shard::ALL, |s| s.0);
             // Both settled before the hours of solving: the book only without --shard.
@@ -248,7 +246,7 @@ pub fn run(
             bar.finish();
             for m in &mismatches {
                 let position = position_of_key(book.width(), book.height(), m.key)
-                    .map_err(|e| BuildError::Settings(e.to_string()))?;
+                    .map_err(|source| BuildError::Entry { key: m.key, source })?;
                 writeln!(
                     out,
                     "mismatch: key {:#x} (ply {}): book {}, search {}",
@@ -315,13 +313,8 @@ pub fn run(
 /// # Errors
 /// No data folder is set in the environment, or it cannot be made.
 fn data_folder() -> Result<PathBuf, BuildError> {
-    let folder = data_folder_in(|name| std::env::var_os(name), cfg!(windows)).ok_or_else(|| {
-        BuildError::Settings(
-            "there is no per-user data folder to write to (neither XDG_DATA_HOME nor HOME is \
-             set): give the folder with --dir and the book with -o"
-                .into(),
-        )
-    })?;
+    let folder = data_folder_in(|name| std::env::var_os(name), cfg!(windows))
+        .ok_or(BuildError::NoDataFolder)?;
     std::fs::create_dir_all(&folder).map_err(|source| BuildError::Io {
         path: folder.clone(),
         source,
@@ -395,7 +388,7 @@ fn load(path: Option<&Path>) -> Result<Book, BuildError> {
         Some(path) => Ok(read_book(path)?),
         None => built_in_book()
             .map(|b| (*b).clone())
-            .ok_or_else(|| BuildError::Settings("the built-in book is corrupt".into())),
+            .ok_or(BuildError::BuiltInBook),
     }
 }
 

@@ -224,7 +224,7 @@ mod tests {
             problem: BookFileProblem::TooLarge,
         };
         assert_eq!(Failure::Io(io(io::ErrorKind::Other)).status(), EXIT_FAILURE);
-        let book = Failure::Book(BuildError::Settings("bad".into()));
+        let book = Failure::Book(BuildError::NoShards);
         assert_eq!(book.status(), EXIT_FAILURE);
         assert_eq!(Failure::Book(unreadable().into()).status(), EXIT_USAGE);
         let unusable = Failure::UnusableBook {
