@@ -115,13 +115,15 @@ fn version_is_the_same_for_c4_and_every_subcommand() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 15] = [
+    let cases: [(&[&str], &str); 17] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
         (&["solve", "--weak", "--analyze"], "error: the argument '--weak' cannot be used with '--analyze'"),
         (&["solve", "--threads", "0"], "error: invalid value '0' for '--threads <N>': expected a whole number from 1 to 64"),
         (&["solve", "extra"], "error: unexpected argument 'extra' found"),
+        (&["solve", "--weak", "--checkpoint", "x"], "error: the argument '--weak' cannot be used with '--checkpoint <FILE>'"),
+        (&["solve", "--checkpoint-every", "5"], "error: the following required arguments were not provided:"),
         (&["bench"], "error: c4 bench needs at least one file of 'MOVES SCORE' lines, e.g. c4 bench fixtures/bench/*.txt (or --empty for the empty board)"),
         (&["bench", "--empty", "a.txt"], "error: the argument '--empty' cannot be used with '[FILE]...'"),
         (&["bench", "--step", "x", "a.txt"], "error: invalid value 'x' for '--step <N>': expected a whole number from 1"),
@@ -144,6 +146,39 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
             run.stderr
         );
     }
+}
+
+#[test]
+fn a_checkpointed_solve_saves_its_score_and_answers_from_it_next_time() {
+    let folder = scratch("checkpoint");
+    let file = folder.join("run.ckpt");
+    let file_arg = file.to_str().unwrap();
+    let args = ["solve", "--no-book", "--checkpoint", file_arg];
+    let first = c4(&args, "4455\n");
+    assert_eq!((first.code, first.stdout.as_str()), (0, "4455 18\n"));
+    assert!(
+        first
+            .stderr
+            .starts_with(&format!("checkpoint {file_arg}: score 18 after ")),
+        "{}",
+        first.stderr
+    );
+    // The saved score answers at once; another position or table size is refused.
+    let again = c4(&args, "4455\n");
+    assert_eq!(again.stdout, "4455 18\n");
+    let other = c4(&args, "44\n");
+    assert_eq!(
+        other.stdout,
+        format!(
+            "44 error: {file_arg} holds the checkpoint of another position; name another file\n"
+        )
+    );
+    let other_table = c4(&[&args[..], &["--hash", "16"]].concat(), "4455\n");
+    assert_eq!(
+        other_table.stdout,
+        "4455 error: the checkpoint was saved with a table of 2 MiB (--hash 2); this run's has 16 MiB\n"
+    );
+    fs::remove_dir_all(&folder).unwrap();
 }
 
 #[test]
