@@ -187,9 +187,11 @@ pub enum LineError {
         /// This run's.
         table: u64,
     },
-    /// The progress log failed.
-    #[error("cannot write the progress: {}", describe(.0))]
-    Log(io::Error),
+    /// The checkpoint was saved by a build whose table entries differ.
+    #[error(
+        "the checkpoint was saved by a build of c4 with other table entries; it cannot be resumed"
+    )]
+    CheckpointLayout,
 }
 
 /// Why a move of a batch line cannot be played.
@@ -284,8 +286,8 @@ impl Default for BatchOptions {
 /// on from the file's if it holds the same position (see [`solve_checkpointed`]).
 ///
 /// # Errors
-/// Only I/O errors of `input`, `out` or `log`; a bad line (not a position, not UTF-8, longer
-/// than [`MAX_BATCH_LINE_BYTES`]) or a checkpoint that cannot be used becomes an error line.
+/// Only I/O errors of `input` or `out`; a bad line (not a position, not UTF-8, longer than
+/// [`MAX_BATCH_LINE_BYTES`]) or a checkpoint that cannot be used becomes an error line.
 pub fn run_batch_solve(
     mut input: impl BufRead,
     mut out: impl Write,
@@ -326,14 +328,16 @@ pub fn run_batch_solve(
 
 /// The exact score of `position`, its search stopped at `plan`'s interval to save what it has
 /// proven (the score's bounds and the table's costlier entries) to `plan`'s file, then resumed
-/// in place; a line on `log` at each save. When the file holds a checkpoint of the same
-/// position, the search goes on from it: the bounds skip the probes already done and the
-/// entries most of the searching. The finished score is saved too, so running the line again
-/// answers at once.
+/// in place, with a line on `log` at each save. When the file holds an unfinished checkpoint of
+/// the same position, the search goes on from it: the bounds skip the probes already done and
+/// the entries most of the searching. The finished score is saved too, so running the line again
+/// answers at once; a finished checkpoint of another position is replaced, an unfinished one
+/// refused. A save or a log line that fails later on is reported (or dropped) and the search goes
+/// on: it can still save at the next interval.
 ///
 /// # Errors
-/// The file cannot be read or written, holds another position's checkpoint, or was saved with
-/// a table of another size; an error of `log`.
+/// The file cannot be read or first written, holds another position's unfinished checkpoint, or
+/// was saved by a build with other table entries or with a table of another size.
 fn solve_checkpointed<B: Bitboard>(
     solver: &mut Solver,
     position: &Position<B>,
@@ -345,22 +349,35 @@ fn solve_checkpointed<B: Bitboard>(
         position.height(),
         position.key().to_u128(),
     );
-    let mut state = match Checkpoint::read(&plan.file)? {
+    let saved = Checkpoint::read(&plan.file)?;
+    let mut state = match saved {
         Some(saved) if (saved.width, saved.height, saved.key) == (width, height, key) => {
+            if saved.lower == saved.upper {
+                return Ok(Score::new(saved.lower));
+            }
+            if saved.table_layout != solver.table_layout() {
+                return Err(LineError::CheckpointLayout);
+            }
             solver
                 .restore_proven(position, saved.table_words, &saved.words)
                 .map_err(|_| LineError::CheckpointTable {
                     saved: mib(saved.table_words),
                     table: mib(solver.table_words()),
                 })?;
-            saved
+            Checkpoint {
+                words: Vec::new(),
+                ..saved
+            }
         }
-        Some(_) => return Err(LineError::OtherCheckpoint(plan.file.clone())),
-        None => {
+        Some(saved) if saved.lower != saved.upper => {
+            return Err(LineError::OtherCheckpoint(plan.file.clone()))
+        }
+        _ => {
             let new = Checkpoint {
                 width,
                 height,
                 key,
+                table_layout: solver.table_layout(),
                 table_words: solver.table_words(),
                 lower: i8::MIN,
                 upper: i8::MAX,
@@ -376,7 +393,7 @@ fn solve_checkpointed<B: Bitboard>(
     loop {
         let (start, nodes) = (Instant::now(), solver.nodes());
         let limits = Limits {
-            deadline: Some(start + plan.every),
+            deadline: start.checked_add(plan.every),
             ..Limits::default()
         };
         let (lower, upper) = (Score::new(state.lower), Score::new(state.upper));
@@ -391,29 +408,35 @@ fn solve_checkpointed<B: Bitboard>(
             }
             Err(other) => return Err(other.into()),
         };
-        if let Some(score) = score {
-            (state.lower, state.upper) = (score.value(), score.value());
-        }
-        state.words = match score {
-            Some(_) => Vec::new(),
-            None => solver.proven_entries(position, CHECKPOINT_MIN_WORK),
+        let found = match score {
+            Some(score) => {
+                (state.lower, state.upper) = (score.value(), score.value());
+                format!("score {score}")
+            }
+            None => {
+                state.words = solver.proven_entries(position, CHECKPOINT_MIN_WORK);
+                format!("score between {} and {}", state.lower, state.upper)
+            }
         };
-        state.write(&plan.file)?;
-        if let Some(log) = log.as_mut() {
-            let found = match score {
-                Some(score) => format!("score {score}"),
-                None => format!("score between {} and {}", state.lower, state.upper),
-            };
-            writeln!(
-                log,
+        let saved = state.write(&plan.file);
+        let report = match &saved {
+            Ok(()) => format!(
                 "checkpoint {}: {found} after {:.0} s and {} nodes; {} table words saved",
                 plan.file.display(),
                 state.elapsed.as_secs_f64(),
                 state.nodes,
                 state.words.len()
-            )
-            .map_err(LineError::Log)?;
-            log.flush().map_err(LineError::Log)?;
+            ),
+            Err(e) => format!("checkpoint not saved ({found}): {e}"),
+        };
+        state.words = Vec::new();
+        // A log that cannot be written is dropped; the search is worth more than its report.
+        if log.as_mut().is_some_and(|log| {
+            writeln!(log, "{report}")
+                .and_then(|()| log.flush())
+                .is_err()
+        }) {
+            log = None;
         }
         if let Some(score) = score {
             return Ok(score);
@@ -953,18 +976,29 @@ mod tests {
         assert_eq!(plies, ["4 positions=2", "20 positions=1"], "{out}");
     }
 
-    /// A log that fails after its first `lines` lines, as a run killed after that many saves.
+    /// A log that panics at its line after the first `lines`, as a run killed after that many
+    /// saves.
     struct Killed {
         lines: usize,
     }
 
     impl Write for Killed {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            if self.lines == 0 {
-                return Err(io::Error::other("killed"));
-            }
+            assert!(self.lines > 0, "killed");
             self.lines -= buf.iter().filter(|&&b| b == b'\n').count();
             Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A log that cannot be written.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::other("closed"))
         }
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
@@ -976,8 +1010,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("c4-batch-checkpoint-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("run.ckpt");
-        // A begin-hard line: 1 after about 10^6 nodes without the book.
-        let input = "73664511\n";
+        // Two begin-hard lines: 1 after about 10^6 nodes without the book, and -4.
+        let (line, other) = ("73664511\n", "61362454\n");
         let plan = Checkpointing {
             file: file.clone(),
             every: Duration::from_millis(2),
@@ -987,22 +1021,28 @@ mod tests {
             checkpoint: Some(plan),
             ..BatchOptions::new(BatchMode::Score, 1, None)
         };
-        let run = |log: &mut dyn Write| {
+        let run = |input: &str, log: &mut dyn Write| {
             let mut out = Vec::new();
             run_batch_solve(input.as_bytes(), &mut out, &opts, Some(log)).unwrap();
             String::from_utf8(out).unwrap()
         };
-        // The first run is stopped at its second save; the file keeps what it had proven.
-        let first = run(&mut Killed { lines: 1 });
-        assert!(
-            first.starts_with("73664511 error: cannot write the progress"),
-            "{first}"
-        );
+        // The first run is killed at its second save; the file keeps what it had proven.
+        let killed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(line, &mut Killed { lines: 1 })
+        }));
+        assert!(killed.is_err());
         let saved = Checkpoint::read(&file).unwrap().unwrap();
         assert!(saved.lower < saved.upper && !saved.words.is_empty());
-        // The second goes on from it, and saves the score.
+        // Another position does not overwrite an unfinished checkpoint.
+        let refused = run(other, &mut Vec::new());
+        assert!(
+            refused.contains("holds the checkpoint of another position"),
+            "{refused}"
+        );
+        assert_eq!(Checkpoint::read(&file).unwrap().as_ref(), Some(&saved));
+        // The second run goes on from it, and saves the score.
         let mut log = Vec::new();
-        assert_eq!(run(&mut log), "73664511 1\n");
+        assert_eq!(run(line, &mut log), "73664511 1\n");
         let log = String::from_utf8(log).unwrap();
         assert!(
             log.lines().last().unwrap().contains(": score 1 after"),
@@ -1011,16 +1051,12 @@ mod tests {
         let done = Checkpoint::read(&file).unwrap().unwrap();
         assert_eq!((done.lower, done.upper), (1, 1));
         assert!(done.nodes > saved.nodes && done.words.is_empty());
-        // A third answers from the file, and another position does not overwrite it.
-        assert_eq!(run(&mut Vec::new()), "73664511 1\n");
-        let mut out = Vec::new();
-        run_batch_solve(&b"4\n"[..], &mut out, &opts, None).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        assert!(
-            out.contains("holds the checkpoint of another position"),
-            "{out}"
-        );
-        assert_eq!(Checkpoint::read(&file).unwrap(), Some(done));
+        // A third answers from the file; a log that fails does not stop a search; a finished
+        // checkpoint gives way to the next position's.
+        assert_eq!(run(line, &mut Vec::new()), "73664511 1\n");
+        assert_eq!(run(other, &mut Closed), "61362454 -4\n");
+        let next = Checkpoint::read(&file).unwrap().unwrap();
+        assert_eq!((next.lower, next.upper), (-4, -4));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -286,6 +286,12 @@ impl Solver {
         self.table.words() as u64
     }
 
+    /// The version of the table's entry words: [`proven_entries`](Self::proven_entries) of a
+    /// build with another are not this one's.
+    pub fn table_layout(&self) -> u64 {
+        super::table::LAYOUT
+    }
+
     /// What the searches of `position` have proven so far that took about 2^`min_work` nodes or
     /// more: entries of the shared table, as (word index, word) pairs, for
     /// [`restore_proven`](Self::restore_proven) in a later process, so that a search stopped

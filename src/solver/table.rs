@@ -35,6 +35,10 @@ use super::bitboard::Bitboard;
 /// unless 64 bits of the two entries happen to match.
 const USED: u64 = 1 << 63;
 
+/// The version of the entry words and bucket hashing above. Checkpoints keep raw entry words, so
+/// any change to them takes a new number, and older checkpoints are refused.
+pub(crate) const LAYOUT: u64 = 1;
+
 /// Bits of each bound in an entry for keys of type `K`, the scores stored from `2^(bits - 1)`:
 /// 6 for `u64` keys, whose boards fit 64 bits with sides of at most 16 and so have at most 60
 /// cells (4x15) and scores of -30 to 30; 7 for `u128` keys, whose boards have at most 120 (8x15),

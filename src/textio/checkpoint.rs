@@ -2,10 +2,11 @@
 //! can go on from there (`c4 solve --checkpoint FILE`).
 //!
 //! Layout: the line `c4 checkpoint 1`, then little-endian 64-bit numbers: width, height, the
-//! position's key (low and high word), the solver's table size in words, the proven lower and
-//! upper bound of the score, the search time so far in milliseconds, the nodes so far, the number
-//! of table words N, and N pairs (word index, word). A checkpoint is written to `FILE.tmp` and
-//! renamed over `FILE`, so a crash while saving leaves the last one whole.
+//! position's key (low and high word), the solver's table layout and size in words, the proven
+//! lower and upper bound of the score, the search time so far in milliseconds, the nodes so far,
+//! the number of table words N, N pairs (word index, word), and a checksum of everything before
+//! it. A checkpoint is written to `FILE.tmp` and renamed over `FILE`, so a crash while saving
+//! leaves the last one whole.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -14,12 +15,13 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::describe;
+use crate::solver::book::{checksum, Checksum};
 
-/// The first line of every checkpoint file.
-const MAGIC: &[u8] = b"c4 checkpoint 1\n";
+/// The first line of every checkpoint file: 16 bytes, two words of the checksum.
+const MAGIC: &[u8; 16] = b"c4 checkpoint 1\n";
 
 /// The numbers before the table words.
-const HEADER_NUMBERS: usize = 10;
+const HEADER_NUMBERS: usize = 11;
 
 /// Where a search of one position stood.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub struct Checkpoint {
     pub height: u32,
     /// The searched position's key.
     pub key: u128,
+    /// The layout of the table's words ([`Solver::table_layout`](crate::solver::Solver::table_layout)).
+    pub table_layout: u64,
     /// The size of the table the words come from.
     pub table_words: u64,
     /// The score is at least this.
@@ -55,8 +59,8 @@ pub enum CheckpointError {
         /// What the system said.
         source: io::Error,
     },
-    /// Not a checkpoint file, or cut short.
-    #[error("{}: not a c4 checkpoint file, or cut short", path.display())]
+    /// Not a checkpoint file, cut short or damaged.
+    #[error("{}: not a c4 checkpoint file, or cut short or damaged", path.display())]
     Format {
         /// The file.
         path: PathBuf,
@@ -87,12 +91,16 @@ impl Checkpoint {
     }
 
     fn parse(bytes: &[u8]) -> Option<Checkpoint> {
-        let mut rest = bytes.strip_prefix(MAGIC)?;
+        let (body, sum) = bytes.split_at(bytes.len().checked_sub(8)?);
+        if checksum(body, &[]).to_le_bytes() != sum {
+            return None;
+        }
+        let mut rest = body.strip_prefix(MAGIC)?;
         let mut header = [0u64; HEADER_NUMBERS];
         for number in &mut header {
             *number = next_number(&mut rest)?;
         }
-        let [width, height, key_low, key_high, table_words, lower, upper, millis, nodes, count] =
+        let [width, height, key_low, key_high, table_layout, table_words, lower, upper, millis, nodes, count] =
             header;
         if rest.len() as u64 != count.checked_mul(16)? {
             return None;
@@ -100,13 +108,18 @@ impl Checkpoint {
         let words = (0..count)
             .map(|_| Some((next_number(&mut rest)?, next_number(&mut rest)?)))
             .collect::<Option<Vec<_>>>()?;
-        Some(Checkpoint {
+        let (lower, upper) = (
+            i8::try_from(lower as i64).ok()?,
+            i8::try_from(upper as i64).ok()?,
+        );
+        (lower <= upper).then_some(Checkpoint {
             width: u32::try_from(width).ok()?,
             height: u32::try_from(height).ok()?,
             key: u128::from(key_high) << 64 | u128::from(key_low),
+            table_layout,
             table_words,
-            lower: i8::try_from(lower as i64).ok()?,
-            upper: i8::try_from(upper as i64).ok()?,
+            lower,
+            upper,
             elapsed: Duration::from_millis(millis),
             nodes,
             words,
@@ -135,12 +148,20 @@ impl Checkpoint {
     }
 
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        out.write_all(MAGIC)?;
+        let mut sum = Checksum::new();
+        let mut put = |word: u64| {
+            sum.add(word);
+            out.write_all(&word.to_le_bytes())
+        };
+        for magic in MAGIC.chunks_exact(8) {
+            put(u64::from_le_bytes(magic.try_into().expect("8 bytes")))?;
+        }
         let header: [u64; HEADER_NUMBERS] = [
             u64::from(self.width),
             u64::from(self.height),
             self.key as u64,
             (self.key >> 64) as u64,
+            self.table_layout,
             self.table_words,
             i64::from(self.lower) as u64,
             i64::from(self.upper) as u64,
@@ -149,13 +170,13 @@ impl Checkpoint {
             self.words.len() as u64,
         ];
         for number in header {
-            out.write_all(&number.to_le_bytes())?;
+            put(number)?;
         }
         for &(index, word) in &self.words {
-            out.write_all(&index.to_le_bytes())?;
-            out.write_all(&word.to_le_bytes())?;
+            put(index)?;
+            put(word)?;
         }
-        Ok(())
+        out.write_all(&sum.value().to_le_bytes())
     }
 }
 
@@ -175,6 +196,7 @@ mod tests {
             width: 8,
             height: 7,
             key: 1 << 70 | 5,
+            table_layout: 1,
             table_words: 1 << 20,
             lower: -3,
             upper: 7,
@@ -189,8 +211,11 @@ mod tests {
         let mut bytes = Vec::new();
         sample().write_to(&mut bytes).unwrap();
         assert_eq!(Checkpoint::parse(&bytes), Some(sample()));
-        // Cut short, one byte more, or another file: not a checkpoint.
+        // Cut short, one byte more, a byte changed, or another file: not a checkpoint.
         assert_eq!(Checkpoint::parse(&bytes[..bytes.len() - 1]), None);
+        let mut damaged = bytes.clone();
+        damaged[40] ^= 1;
+        assert_eq!(Checkpoint::parse(&damaged), None);
         bytes.push(0);
         assert_eq!(Checkpoint::parse(&bytes), None);
         assert_eq!(Checkpoint::parse(b"c4 book\n"), None);

@@ -920,16 +920,44 @@ pub fn canonical_key(position: &Position) -> u64 {
 /// from `h = 0xcbf29ce484222325`. One multiply per word, so that checking a large book at load
 /// costs about a millisecond.
 pub fn checksum(header: &[u8], body: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325_u64;
+    let mut sum = Checksum::new();
     for part in [header, body] {
         for chunk in part.chunks(8) {
             let mut word = [0u8; 8];
             word[..chunk.len()].copy_from_slice(chunk);
-            h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x0000_0100_0000_01b3);
-            h ^= h >> 29;
+            sum.add(u64::from_le_bytes(word));
         }
     }
-    h
+    sum.value()
+}
+
+/// [`checksum`] taken as the words arrive (little-endian 8-byte words), for files written piece
+/// by piece.
+#[derive(Debug, Clone, Copy)]
+pub struct Checksum(u64);
+
+impl Checksum {
+    /// The checksum of nothing yet.
+    pub fn new() -> Checksum {
+        Checksum(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Takes in the next word.
+    pub fn add(&mut self, word: u64) {
+        let h = (self.0 ^ word).wrapping_mul(0x0000_0100_0000_01b3);
+        self.0 = h ^ (h >> 29);
+    }
+
+    /// The checksum of the words so far.
+    pub fn value(self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Checksum {
+    fn default() -> Checksum {
+        Checksum::new()
+    }
 }
 
 /// The position whose [`Position::key`] is `key` on a `width` x `height` board.
