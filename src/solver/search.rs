@@ -1193,9 +1193,10 @@ impl Solver {
         let mut best_column = None;
         // With other threads on the probe, a move that another thread is searching waits for a
         // second pass, by which time the table mostly holds its answer. The first move too:
-        // every probe has a null window, so the moves after it need no bound from it, and two
-        // threads in the same first move would search the same tree (3% more nodes on the
-        // empty board and 2.5% on begin-hard than leaving it to both).
+        // probes have null windows (a weak solve's -1..1 holds one score), so the moves after
+        // it need no bound from it, and two threads in the same first move would search the
+        // same tree (3% more nodes on the empty board and 2.5% on begin-hard than leaving it to
+        // both).
         let split = SPLIT && self.team.is_some();
         let mut deferred = 0u64;
         let mut second_pass = false;
