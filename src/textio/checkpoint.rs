@@ -15,7 +15,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::describe;
-use crate::solver::book::{checksum, Checksum};
+use crate::solver::book::Checksum;
 
 /// The first line of every checkpoint file: 16 bytes, two words of the checksum.
 const MAGIC: &[u8; 16] = b"c4 checkpoint 1\n";
@@ -73,41 +73,55 @@ impl Checkpoint {
     /// # Errors
     /// The file cannot be read or is not a whole checkpoint.
     pub fn read(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
-        let bytes = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(CheckpointError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
+        let failed = |source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
         };
-        Checkpoint::parse(&bytes)
+        let file = match std::fs::File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(failed(source)),
+        };
+        let len = file.metadata().map_err(failed)?.len();
+        // Read as it is parsed, so that a checkpoint of a large table is not held twice.
+        Checkpoint::parse(io::BufReader::new(file), len)
             .map(Some)
             .ok_or_else(|| CheckpointError::Format {
                 path: path.to_path_buf(),
             })
     }
 
-    fn parse(bytes: &[u8]) -> Option<Checkpoint> {
-        let (body, sum) = bytes.split_at(bytes.len().checked_sub(8)?);
-        if checksum(body, &[]).to_le_bytes() != sum {
+    /// The checkpoint of `len` bytes that `input` holds, if it is a whole one.
+    fn parse(mut input: impl Read, len: u64) -> Option<Checkpoint> {
+        let mut sum = Checksum::new();
+        let mut next = || {
+            let word = next_number(&mut input)?;
+            sum.add(word);
+            Some(word)
+        };
+        let mut magic = [0u8; 16];
+        for part in magic.chunks_exact_mut(8) {
+            part.copy_from_slice(&next()?.to_le_bytes());
+        }
+        if &magic != MAGIC {
             return None;
         }
-        let mut rest = body.strip_prefix(MAGIC)?;
         let mut header = [0u64; HEADER_NUMBERS];
         for number in &mut header {
-            *number = next_number(&mut rest)?;
+            *number = next()?;
         }
         let [width, height, key_low, key_high, table_layout, table_words, lower, upper, millis, nodes, count] =
             header;
-        if rest.len() as u64 != count.checked_mul(16)? {
+        let fixed = (MAGIC.len() + 8 * HEADER_NUMBERS + 8) as u64;
+        if len != count.checked_mul(16)?.checked_add(fixed)? {
             return None;
         }
         let words = (0..count)
-            .map(|_| Some((next_number(&mut rest)?, next_number(&mut rest)?)))
+            .map(|_| Some((next()?, next()?)))
             .collect::<Option<Vec<_>>>()?;
+        if next_number(&mut input)? != sum.value() {
+            return None;
+        }
         let (lower, upper) = (
             i8::try_from(lower as i64).ok()?,
             i8::try_from(upper as i64).ok()?,
@@ -180,10 +194,10 @@ impl Checkpoint {
     }
 }
 
-/// The next little-endian 64-bit number of `rest`, taken off it.
-fn next_number(rest: &mut &[u8]) -> Option<u64> {
+/// The next little-endian 64-bit number of `input`.
+fn next_number(input: &mut impl Read) -> Option<u64> {
     let mut bytes = [0u8; 8];
-    rest.read_exact(&mut bytes).ok()?;
+    input.read_exact(&mut bytes).ok()?;
     Some(u64::from_le_bytes(bytes))
 }
 
@@ -210,15 +224,16 @@ mod tests {
     fn a_checkpoint_reads_back_as_written() {
         let mut bytes = Vec::new();
         sample().write_to(&mut bytes).unwrap();
-        assert_eq!(Checkpoint::parse(&bytes), Some(sample()));
+        let parse = |bytes: &[u8]| Checkpoint::parse(bytes, bytes.len() as u64);
+        assert_eq!(parse(&bytes), Some(sample()));
         // Cut short, one byte more, a byte changed, or another file: not a checkpoint.
-        assert_eq!(Checkpoint::parse(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(parse(&bytes[..bytes.len() - 1]), None);
         let mut damaged = bytes.clone();
         damaged[40] ^= 1;
-        assert_eq!(Checkpoint::parse(&damaged), None);
+        assert_eq!(parse(&damaged), None);
         bytes.push(0);
-        assert_eq!(Checkpoint::parse(&bytes), None);
-        assert_eq!(Checkpoint::parse(b"c4 book\n"), None);
+        assert_eq!(parse(&bytes), None);
+        assert_eq!(parse(b"c4 book\n"), None);
     }
 
     #[test]
