@@ -179,8 +179,8 @@ pub enum LineError {
     /// The checkpoint file is another position's, which it would overwrite.
     #[error("{} holds the checkpoint of another position; name another file", .0.display())]
     OtherCheckpoint(PathBuf),
-    /// The checkpoint was saved with another table size.
-    #[error("the checkpoint was saved with a table of {saved} MiB (--hash {saved}); this run's has {table} MiB")]
+    /// The checkpoint's table entries cannot be put into this run's table.
+    #[error("the checkpoint's table of {saved} MiB cannot be moved into this run's table of {table} MiB; run it with --hash {saved}")]
     CheckpointTable {
         /// The checkpoint's table.
         saved: u64,
@@ -337,7 +337,8 @@ pub fn run_batch_solve(
 ///
 /// # Errors
 /// The file cannot be read or first written, holds another position's unfinished checkpoint, or
-/// was saved by a build with other table entries or with a table of another size.
+/// was saved by a build with other table entries, or with a table whose entries cannot be moved
+/// into this run's.
 fn solve_checkpointed<B: Bitboard>(
     solver: &mut Solver,
     position: &Position<B>,
@@ -365,6 +366,7 @@ fn solve_checkpointed<B: Bitboard>(
                     table: mib(solver.table_words()),
                 })?;
             Checkpoint {
+                table_words: solver.table_words(),
                 words: Vec::new(),
                 ..saved
             }
@@ -1021,11 +1023,12 @@ mod tests {
             checkpoint: Some(plan),
             ..BatchOptions::new(BatchMode::Score, 1, None)
         };
-        let run = |input: &str, log: &mut dyn Write| {
+        let run_with = |opts: &BatchOptions, input: &str, log: &mut dyn Write| {
             let mut out = Vec::new();
-            run_batch_solve(input.as_bytes(), &mut out, &opts, Some(log)).unwrap();
+            run_batch_solve(input.as_bytes(), &mut out, opts, Some(log)).unwrap();
             String::from_utf8(out).unwrap()
         };
+        let run = |input: &str, log: &mut dyn Write| run_with(&opts, input, log);
         // The first run is killed at its second save; the file keeps what it had proven.
         let killed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run(line, &mut Killed { lines: 1 })
@@ -1040,9 +1043,14 @@ mod tests {
             "{refused}"
         );
         assert_eq!(Checkpoint::read(&file).unwrap().as_ref(), Some(&saved));
-        // The second run goes on from it, and saves the score.
+        // The second run goes on from it, with a table four times the size, and saves the
+        // score and that table's size.
+        let bigger = BatchOptions {
+            table_bits: 22,
+            ..opts.clone()
+        };
         let mut log = Vec::new();
-        assert_eq!(run(line, &mut log), "73664511 1\n");
+        assert_eq!(run_with(&bigger, line, &mut log), "73664511 1\n");
         let log = String::from_utf8(log).unwrap();
         assert!(
             log.lines().last().unwrap().contains(": score 1 after"),
@@ -1051,6 +1059,7 @@ mod tests {
         let done = Checkpoint::read(&file).unwrap().unwrap();
         assert_eq!((done.lower, done.upper), (1, 1));
         assert!(done.nodes > saved.nodes && done.words.is_empty());
+        assert_eq!(done.table_words, 1 << 22);
         // A third answers from the file; a log that fails does not stop a search; a finished
         // checkpoint gives way to the next position's.
         assert_eq!(run(line, &mut Vec::new()), "73664511 1\n");

@@ -131,7 +131,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MB", value_parser = hash_mib)]
     pub hash: Option<u32>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
-    /// the same position (same --board and --hash): for searches of hours
+    /// the same position (same --board; any --hash and --threads): for searches of hours
     #[arg(long, value_name = "FILE", conflicts_with_all = ["weak", "analyze"])]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two saves of --checkpoint

@@ -89,8 +89,8 @@ pub enum SolverError {
         /// The rule that failed.
         reason: &'static str,
     },
-    /// Proven entries saved from a table of another size.
-    #[error("the saved entries are from a table of {saved} words; this solver's has {words}")]
+    /// Proven entries that cannot be put into this solver's table.
+    #[error("the saved entries of a table of {saved} words cannot be put into this solver's table of {words} words")]
     TableSize {
         /// The saved table's words.
         saved: u64,

@@ -311,11 +311,14 @@ impl Solver {
 
     /// Puts entries that [`proven_entries`](Self::proven_entries) took for `position` (with a
     /// table of `table_words` words) back into this solver's table, emptied first, for
-    /// searches of `position`.
+    /// searches of `position`. A table of another size takes them entry by entry (a smaller one
+    /// keeps those with the most work behind them).
     ///
     /// # Errors
-    /// [`SolverError::TableSize`]: the entries are from a table of another size, whose
-    /// positions lie elsewhere; the table is left empty.
+    /// [`SolverError::TableSize`]: the entries are not those of a table of `table_words` words,
+    /// or their keys cannot be moved to a table of this size (a board of over 116 cells and
+    /// sentinels saved from a table of under 2 GiB, or one whose keys this table stores in
+    /// another form); the table is left empty.
     pub fn restore_proven<B: Bitboard>(
         &mut self,
         position: &Position<B>,
@@ -324,7 +327,19 @@ impl Solver {
     ) -> Result<(), SolverError> {
         let words = self.table_words();
         self.clear_tables();
-        if table_words != words || !self.table.restore(entries) {
+        let key_bits = position.geometry().key_bits();
+        let wide = self.needs_wide_keys(position.geometry());
+        // The saved table chose the keys' form from its own size, as `needs_wide_keys` does.
+        let saved_wide = Table::exact_key_bits_of(table_words)
+            .map(|exact| key_bits > exact.min(self.near_leaf.exact_key_bits()));
+        let restored = saved_wide == Some(wide)
+            && if wide {
+                self.table.restore::<u128>(entries, table_words, key_bits)
+            } else {
+                self.table.restore::<u64>(entries, table_words, key_bits)
+            };
+        if !restored {
+            self.clear_tables();
             return Err(SolverError::TableSize {
                 saved: table_words,
                 words,
@@ -2058,5 +2073,51 @@ mod tests {
         // A finished limit leaves the solver usable for an exact search.
         let easy = Position::<u64>::from_moves(7, 6, &[3, 3, 4, 4]).unwrap();
         assert_eq!(solver.solve(&easy).value(), 18);
+    }
+
+    #[test]
+    fn what_a_search_proved_goes_on_in_a_table_of_another_size() {
+        let position = Position::<u64>::from_moves(7, 6, &[3, 3, 2, 4, 4]).unwrap();
+        let mut fresh = Solver::with_table_bits(20);
+        let score = fresh.solve(&position);
+        let whole = fresh.nodes();
+        let mut stopped = Solver::with_table_bits(20);
+        let limits = Limits {
+            max_nodes: Some(whole * 3 / 4),
+            ..Limits::default()
+        };
+        let Err(SolverError::Interrupted { lower, upper }) =
+            stopped.solve_within(&position, &limits)
+        else {
+            panic!(
+                "a search of {whole} nodes went through in {}",
+                whole * 3 / 4
+            );
+        };
+        let entries = stopped.proven_entries(&position, 0);
+        // Into a table four times the size, or a quarter: the score comes out right, and in a
+        // table big enough to hold them all, for fewer nodes than a search from nothing.
+        for bits in [22, 18] {
+            let mut resumed = Solver::with_table_bits(bits);
+            resumed
+                .restore_proven(&position, stopped.table_words(), &entries)
+                .unwrap();
+            let again = resumed.solve_between(&position, lower, upper, &Limits::default());
+            assert_eq!(again, Ok(score), "{bits} bits");
+            if bits == 22 {
+                assert!(
+                    resumed.nodes() < whole / 2,
+                    "{} of {whole}",
+                    resumed.nodes()
+                );
+            }
+        }
+        // Words that are not a table's are refused, and leave the table empty: the search
+        // takes as many nodes as from nothing.
+        let mut resumed = Solver::with_table_bits(20);
+        let refused = resumed.restore_proven(&position, 3 << 17, &entries);
+        assert!(matches!(refused, Err(SolverError::TableSize { .. })));
+        resumed.solve(&position);
+        assert_eq!(resumed.nodes(), whole);
     }
 }

@@ -81,14 +81,22 @@ pub(crate) struct Bounds {
 /// old, half new does not match (see [`USED`]).
 pub(crate) struct Table {
     entries: Entries,
-    /// `b`: the table has `2^b` buckets of one-word entries.
+    /// Where keys go.
+    hashing: Hashing,
+    /// Buckets written since the last clear, so clearing after a small search costs little.
+    written: WriteLog,
+}
+
+/// Where keys go in a table of `2^b` buckets of one-word entries: enough to find a key's entry,
+/// and to tell the key from an entry's place and checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Hashing {
+    /// `b`.
     bucket_bits: u32,
     /// `2^b - 1`.
     bucket_mask: u64,
     /// `64 - b`.
     mix_shift: u32,
-    /// Buckets written since the last clear, so clearing after a small search costs little.
-    written: WriteLog,
 }
 
 /// Where a key's entry is looked for and what identifies it there.
@@ -133,12 +141,10 @@ impl Table {
     /// A table of about `2^bits` words (8 bytes each; entries of one or two words), at least
     /// 2^16 so that 7x6 keys are always told apart exactly.
     pub(crate) fn with_bits(bits: u32) -> Table {
-        let bucket_bits = bits.clamp(16, 36) - WAYS.trailing_zeros();
+        let hashing = Hashing::with_bits(bits.clamp(16, 36));
         Table {
-            entries: Entries::new(WAYS << bucket_bits),
-            bucket_bits,
-            bucket_mask: (1 << bucket_bits) - 1,
-            mix_shift: 64 - bucket_bits,
+            entries: Entries::new(hashing.words()),
+            hashing,
             written: WriteLog {
                 len: AtomicUsize::new(0),
                 blocks: (0..WRITE_LOG).map(|_| AtomicU32::new(0)).collect(),
@@ -148,7 +154,13 @@ impl Table {
 
     /// The longest keys that one-word entries tell apart exactly: `b + 41` bits.
     pub(crate) fn exact_key_bits(&self) -> u32 {
-        self.bucket_bits + check_bits::<u64>()
+        self.hashing.exact_key_bits::<u64>()
+    }
+
+    /// [`exact_key_bits`](Self::exact_key_bits) of a table of `words` words, if that is a size
+    /// [`with_bits`](Self::with_bits) makes.
+    pub(crate) fn exact_key_bits_of(words: u64) -> Option<u32> {
+        Hashing::of_words(words).map(|hashing| hashing.exact_key_bits::<u64>())
     }
 
     /// The table's size in bytes.
@@ -179,17 +191,39 @@ impl Table {
         words
     }
 
-    /// Writes back, in place, words that [`proven_words`](Self::proven_words) took from a table
-    /// of this size; refuses (writing nothing) an index outside the table.
-    pub(crate) fn restore(&self, words: &[(u64, u64)]) -> bool {
-        if words
-            .iter()
-            .any(|&(index, _)| index >= self.entries.len() as u64)
-        {
+    /// Writes back words that [`proven_words::<K>`](Self::proven_words) took from a table of
+    /// `saved_words` words, for keys of at most `key_bits` bits: in place into a table of that
+    /// size, entry by entry into one of another, each key told from its entry's place and checks
+    /// (a smaller table keeps the entries with the most work behind them). Refuses, writing
+    /// nothing, words that are not such a table's entries, and keys too long for the saved
+    /// table to have told apart exactly, which could come back as another position's.
+    pub(crate) fn restore<K: Bitboard>(
+        &self,
+        words: &[(u64, u64)],
+        saved_words: u64,
+        key_bits: u32,
+    ) -> bool {
+        let Some(saved) = Hashing::of_words(saved_words) else {
+            return false;
+        };
+        if key_bits > saved.exact_key_bits::<K>() {
             return false;
         }
-        for &(index, word) in words {
-            self.entries[index as usize].store(word, Relaxed);
+        if saved == self.hashing {
+            if words.iter().any(|&(index, _)| index >= saved_words) {
+                return false;
+            }
+            for &(index, word) in words {
+                self.entries[index as usize].store(word, Relaxed);
+            }
+        } else {
+            let keys = || saved_entries::<K>(saved, words, key_bits);
+            if keys().any(|entry| entry.is_none()) {
+                return false;
+            }
+            for (key, entry) in keys().flatten() {
+                self.store(key, decode::<K>(entry), work_of(entry));
+            }
         }
         // The write log does not know these blocks: the next clear wipes the whole table.
         self.written.len.store(WRITE_LOG + 1, Relaxed);
@@ -215,41 +249,6 @@ impl Table {
         log.len.store(0, Relaxed);
     }
 
-    /// `key`'s bucket and the checks stored with its entry.
-    #[inline]
-    fn slot<K: Bitboard>(&self, key: K) -> Slot {
-        if is_wide::<K>() {
-            // Half as many buckets, of twice the words.
-            let bits = self.bucket_bits - 1;
-            let key = key.to_u128();
-            let high = key >> bits;
-            let folded = high as u64 ^ (high >> 64) as u64;
-            let bucket = (key as u64 ^ (self.mix(folded) >> 1)) & (self.bucket_mask >> 1);
-            let check = check_bits::<K>();
-            Slot {
-                first: 2 * WAYS * bucket as usize,
-                check: high as u64 & check_mask::<K>() | USED,
-                check_below: (high >> check) as u64 ^ (high >> (check + 64)) as u64,
-            }
-        } else {
-            let key = key.to_u128() as u64;
-            let high = key >> self.bucket_bits;
-            let bucket = (key ^ self.mix(high)) & self.bucket_mask;
-            Slot {
-                first: WAYS * bucket as usize,
-                check: high & check_mask::<K>() | USED,
-                check_below: 0,
-            }
-        }
-    }
-
-    /// A hash of a key's bits above the bucket's, below `2^b`. Fibonacci hashing: the top bits
-    /// of the product depend on every bit of `high`.
-    #[inline]
-    fn mix(&self, high: u64) -> u64 {
-        high.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.mix_shift
-    }
-
     /// The words of the bucket of `slot`, for keys of type `K`.
     #[inline(always)]
     fn bucket<K: Bitboard>(&self, slot: &Slot) -> &[AtomicU64] {
@@ -265,7 +264,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = self.slot(key);
+            let slot = self.hashing.slot(key);
             // SAFETY: prefetching never faults, and the address is inside `entries` anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(slot.first).cast()) };
         }
@@ -276,7 +275,7 @@ impl Table {
     /// The bounds stored for `key`, if any.
     #[inline]
     pub(crate) fn probe<K: Bitboard>(&self, key: K) -> Option<Bounds> {
-        let slot = self.slot(key);
+        let slot = self.hashing.slot(key);
         let bucket = self.bucket::<K>(&slot);
         (0..WAYS)
             .map(|way| load::<K>(bucket, way))
@@ -289,7 +288,7 @@ impl Table {
     /// least work behind it.
     #[inline]
     pub(crate) fn store<K: Bitboard>(&self, key: K, bounds: Bounds, work: u32) {
-        let slot = self.slot(key);
+        let slot = self.hashing.slot(key);
         let work = work.min(MAX_WORK);
         let words = self.bucket::<K>(&slot);
         let bucket: [(u64, u64); WAYS] = std::array::from_fn(|way| load::<K>(words, way));
@@ -344,6 +343,120 @@ impl Table {
             words[way].store(entry, Relaxed);
         }
     }
+}
+
+impl Hashing {
+    /// The hashing of a table of `2^bits` words.
+    fn with_bits(bits: u32) -> Hashing {
+        let bucket_bits = bits - WAYS.trailing_zeros();
+        Hashing {
+            bucket_bits,
+            bucket_mask: (1 << bucket_bits) - 1,
+            mix_shift: 64 - bucket_bits,
+        }
+    }
+
+    /// The hashing of a table of `words` words, if that is a size [`Table::with_bits`] makes.
+    fn of_words(words: u64) -> Option<Hashing> {
+        let bits = words.trailing_zeros();
+        (words.is_power_of_two() && (16..=36).contains(&bits)).then(|| Hashing::with_bits(bits))
+    }
+
+    /// The table's size in words.
+    fn words(&self) -> usize {
+        WAYS << self.bucket_bits
+    }
+
+    /// The longest keys of type `K` that bucket and checks tell apart exactly: `b + 41` bits
+    /// for one-word entries, `b - 1 + 103` for two-word ones (see [`USED`]).
+    fn exact_key_bits<K: Bitboard>(&self) -> u32 {
+        if is_wide::<K>() {
+            self.bucket_bits - 1 + check_bits::<K>() + u64::BITS
+        } else {
+            self.bucket_bits + check_bits::<K>()
+        }
+    }
+
+    /// `key`'s bucket and the checks stored with its entry.
+    #[inline]
+    fn slot<K: Bitboard>(&self, key: K) -> Slot {
+        if is_wide::<K>() {
+            // Half as many buckets, of twice the words.
+            let bits = self.bucket_bits - 1;
+            let key = key.to_u128();
+            let high = key >> bits;
+            let folded = high as u64 ^ (high >> 64) as u64;
+            let bucket = (key as u64 ^ (self.mix(folded) >> 1)) & (self.bucket_mask >> 1);
+            let check = check_bits::<K>();
+            Slot {
+                first: 2 * WAYS * bucket as usize,
+                check: high as u64 & check_mask::<K>() | USED,
+                check_below: (high >> check) as u64 ^ (high >> (check + 64)) as u64,
+            }
+        } else {
+            let key = key.to_u128() as u64;
+            let high = key >> self.bucket_bits;
+            let bucket = (key ^ self.mix(high)) & self.bucket_mask;
+            Slot {
+                first: WAYS * bucket as usize,
+                check: high & check_mask::<K>() | USED,
+                check_below: 0,
+            }
+        }
+    }
+
+    /// A hash of a key's bits above the bucket's, below `2^b`. Fibonacci hashing: the top bits
+    /// of the product depend on every bit of `high`.
+    #[inline]
+    fn mix(&self, high: u64) -> u64 {
+        high.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.mix_shift
+    }
+
+    /// The key of type `K` whose entry, in the bucket starting at word `first`, has the entry
+    /// word `entry` and second-word check `check_below`: the inverse of [`slot`](Self::slot)
+    /// for keys of at most [`exact_key_bits`](Self::exact_key_bits).
+    fn key_at<K: Bitboard>(&self, first: usize, entry: u64, check_below: u64) -> K {
+        let check = u128::from(entry & check_mask::<K>() & !USED);
+        let key = if is_wide::<K>() {
+            let bits = self.bucket_bits - 1;
+            let high = check | u128::from(check_below) << check_bits::<K>();
+            let folded = high as u64 ^ (high >> 64) as u64;
+            let low = (first / (2 * WAYS)) as u64 ^ (self.mix(folded) >> 1);
+            high << bits | u128::from(low)
+        } else {
+            let low = (first / WAYS) as u64 ^ self.mix(check as u64);
+            check << self.bucket_bits | u128::from(low)
+        };
+        K::from_u128(key)
+    }
+}
+
+/// The key and entry word of each entry in `words` of a table hashed by `saved`, as
+/// [`Table::proven_words`] lists them; `None` for words that are not such an entry (out of the
+/// table, a second word without its first, unused, or with a key of more than `key_bits` bits).
+fn saved_entries<K: Bitboard>(
+    saved: Hashing,
+    words: &[(u64, u64)],
+    key_bits: u32,
+) -> impl Iterator<Item = Option<(K, u64)>> + '_ {
+    let step = if is_wide::<K>() { 2 } else { 1 };
+    let whole = words.len().is_multiple_of(step);
+    let cut_short = (!whole).then_some(None);
+    words
+        .chunks_exact(step)
+        .map(move |pair| {
+            let (index, entry) = pair[step - 1];
+            let (below_index, below) = pair[0];
+            let in_table = index < saved.words() as u64
+                && index % step as u64 == step as u64 - 1
+                && below_index == index + 1 - step as u64;
+            let check_below = if step == 2 { below ^ entry } else { 0 };
+            let first = index as usize / (step * WAYS) * step * WAYS;
+            let key = saved.key_at::<K>(first, entry, check_below);
+            let fits = key.to_u128().checked_shr(key_bits).unwrap_or(0) == 0;
+            (in_table && entry & USED != 0 && fits).then_some((key, entry))
+        })
+        .chain(cut_short)
 }
 
 /// The entry word of way `way` of `bucket` and the check in its second word (zero for one-word
@@ -531,44 +644,119 @@ mod tests {
         assert_eq!(table.probe(0u128), None);
     }
 
+    /// Keys from a xorshift generator, shifted right by `shift` bits.
+    fn keys(shift: u32) -> impl Iterator<Item = u128> {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        std::iter::repeat_with(move || (u128::from(next()) << 64 | u128::from(next())) >> shift)
+    }
+
     #[test]
     fn bucket_and_check_give_back_every_55_bit_key() {
         // The smallest table: 2^14 buckets, exact up to 14 + 41 bits.
-        let table = Table::with_bits(16);
-        let bits = table.bucket_bits;
-        assert_eq!(table.exact_key_bits(), 55);
-        let mut key = 0x1_2345_6789_abcd_u64;
-        for _ in 0..10_000 {
-            key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) >> 9;
-            let slot = table.slot(key);
-            let high = slot.check & !USED;
-            let low = (slot.first / WAYS) as u64 ^ table.mix(high);
-            assert_eq!(high << bits | low, key);
-            assert!(slot.first + WAYS <= table.entries.len());
+        let hashing = Table::with_bits(16).hashing;
+        assert_eq!(hashing.exact_key_bits::<u64>(), 55);
+        for key in keys(128 - 55).take(10_000) {
+            let key = key as u64;
+            let slot = hashing.slot(key);
+            let first = slot.first / WAYS * WAYS;
+            assert_eq!(hashing.key_at::<u64>(first, slot.check, 0), key);
+            assert!(slot.first + WAYS <= hashing.words());
         }
     }
 
     #[test]
     fn bucket_and_checks_give_back_every_116_bit_key() {
         // The smallest table: 2^13 buckets of two-word entries, exact up to 13 + 103 bits.
-        let table = Table::with_bits(16);
-        let bits = table.bucket_bits - 1;
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for _ in 0..10_000 {
-            let key = (u128::from(next()) << 64 | u128::from(next())) >> 12;
-            let slot = table.slot(key);
-            let high = u128::from(slot.check & !USED) | u128::from(slot.check_below) << 39;
-            let folded = high as u64 ^ (high >> 64) as u64;
-            let low = (slot.first / (2 * WAYS)) as u64 ^ (table.mix(folded) >> 1);
-            assert_eq!(high << bits | u128::from(low), key);
-            assert!(slot.first + 2 * WAYS <= table.entries.len());
+        let hashing = Table::with_bits(16).hashing;
+        assert_eq!(hashing.exact_key_bits::<u128>(), 116);
+        for key in keys(12).take(10_000) {
+            let slot = hashing.slot(key);
+            assert_eq!(
+                hashing.key_at::<u128>(slot.first, slot.check, slot.check_below),
+                key
+            );
+            assert!(slot.first + 2 * WAYS <= hashing.words());
         }
+    }
+
+    /// Stores bounds for `count` keys of `key_bits` bits in a table of 2^18 words, moves what
+    /// it holds into tables of 2^16, 2^18 and 2^20 words, and checks every entry that came
+    /// along, and that the largest kept them all.
+    fn entries_move_to_a_table_of_another_size<K: Bitboard>(key_bits: u32, count: usize) {
+        let table = Table::with_bits(18);
+        let stored: Vec<(K, Bounds)> = keys(128 - key_bits)
+            .take(count)
+            .enumerate()
+            .map(|(i, key)| {
+                let score = i as i32 % 20 - 10;
+                let bounds = Bounds {
+                    lower: score,
+                    upper: score + i as i32 % 3,
+                    best: Some(i as u32 % 7),
+                };
+                (K::from_u128(key), bounds)
+            })
+            .collect();
+        // Work from 1 up, as a checkpoint's entries have (an entry of work 0 ties with an empty
+        // way, and may take the place of another such entry when moved).
+        for (i, &(key, bounds)) in stored.iter().enumerate() {
+            table.store(key, bounds, 1 + i as u32 % 16);
+        }
+        let words = table.proven_words::<K>(0);
+        let kept = |other: &Table| {
+            let mut kept = 0;
+            for &(key, bounds) in &stored {
+                let found = other.probe(key);
+                assert!(found.is_none() || found == table.probe(key) && found == Some(bounds));
+                kept += usize::from(found.is_some());
+            }
+            kept
+        };
+        let held = kept(&table);
+        for bits in [16, 18, 20] {
+            let other = Table::with_bits(bits);
+            assert!(other.restore::<K>(&words, table.words() as u64, key_bits));
+            let moved = kept(&other);
+            assert!(
+                moved <= held && (bits < 18 || moved == held),
+                "{bits}: {moved} of {held}"
+            );
+        }
+        // A word outside the saved table, or an entry whose check was damaged so that its key
+        // is longer than the board's, is refused, and nothing is written.
+        let other = Table::with_bits(20);
+        let mut outside = words.clone();
+        outside.last_mut().unwrap().0 = table.words() as u64;
+        let mut damaged = words.clone();
+        let (at, bit) = if is_wide::<K>() {
+            (words.len() - 2, 63)
+        } else {
+            (words.len() - 1, 38)
+        };
+        damaged[at].1 ^= 1 << bit;
+        for bad in [outside, damaged] {
+            assert!(!other.restore::<K>(&bad, table.words() as u64, key_bits));
+            assert_eq!(kept(&other), 0);
+        }
+        // So are a size no table has, and keys longer than the saved table told apart.
+        assert!(!other.restore::<K>(&words, 3 << 17, key_bits));
+        let too_long = table.hashing.exact_key_bits::<K>() + 1;
+        assert!(!other.restore::<K>(&words, table.words() as u64, too_long));
+    }
+
+    #[test]
+    fn entries_move_to_a_table_of_another_size_whole() {
+        // 7x6 keys in one-word entries; 8x7 keys (64 bits) in two-word ones. 8,000 keys fill
+        // the 2^18-word table to an eighth (or a quarter), and the 2^16-word one past full.
+        entries_move_to_a_table_of_another_size::<u64>(49, 8_000);
+        entries_move_to_a_table_of_another_size::<u128>(64, 8_000);
+        entries_move_to_a_table_of_another_size::<u128>(110, 8_000);
     }
 
     #[test]
@@ -581,7 +769,7 @@ mod tests {
             best: Some(2),
         };
         table.store(key, old, 5);
-        let slot = table.slot(key);
+        let slot = table.hashing.slot(key);
         let (way, _) = (0..WAYS)
             .map(|way| (way, load::<u128>(table.bucket::<u128>(&slot), way)))
             .find(|&(_, (entry, _))| entry != 0)
@@ -598,7 +786,7 @@ mod tests {
 
     #[test]
     fn the_smallest_table_keeps_7x6_keys_exact() {
-        assert_eq!(Table::with_bits(1).bucket_bits, 14);
+        assert_eq!(Table::with_bits(1).hashing.bucket_bits, 14);
     }
 
     #[test]
