@@ -20,7 +20,7 @@
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -350,47 +350,40 @@ fn solve_checkpointed<B: Bitboard>(
         position.height(),
         position.key().to_u128(),
     );
-    let saved = Checkpoint::read(&plan.file)?;
-    let mut state = match saved {
-        Some(saved) if (saved.width, saved.height, saved.key) == (width, height, key) => {
-            if saved.lower == saved.upper {
-                return Ok(Score::new(saved.lower));
-            }
+    let same = |saved: &Checkpoint| (saved.width, saved.height, saved.key) == (width, height, key);
+    let mut state = match Checkpoint::open(&plan.file)? {
+        Some((saved, mut words)) if same(&saved) && saved.lower < saved.upper => {
             if saved.table_layout != solver.table_layout() {
+                words.finish()?;
                 return Err(LineError::CheckpointLayout);
             }
-            solver
-                .restore_proven(position, saved.table_words, &saved.words)
-                .map_err(|_| LineError::CheckpointTable {
-                    saved: mib(saved.table_words),
-                    table: mib(solver.table_words()),
-                })?;
+            // The words go into the table as they are read, and are only trusted once the
+            // whole file has been checked.
+            let restored = solver.restore_proven(position, saved.table_words, &mut words);
+            if let Err(damaged) = words.finish() {
+                solver.reset();
+                return Err(damaged.into());
+            }
+            restored.map_err(|_| LineError::CheckpointTable {
+                saved: mib(saved.table_words),
+                table: mib(solver.table_words()),
+            })?;
             Checkpoint {
                 table_words: solver.table_words(),
-                words: Vec::new(),
                 ..saved
             }
         }
-        Some(saved) if saved.lower != saved.upper => {
-            return Err(LineError::OtherCheckpoint(plan.file.clone()))
+        Some((saved, words)) => {
+            words.finish()?;
+            if same(&saved) {
+                return Ok(Score::new(saved.lower));
+            }
+            if saved.lower < saved.upper {
+                return Err(LineError::OtherCheckpoint(plan.file.clone()));
+            }
+            fresh_checkpoint(solver, position, &plan.file)?
         }
-        _ => {
-            let new = Checkpoint {
-                width,
-                height,
-                key,
-                table_layout: solver.table_layout(),
-                table_words: solver.table_words(),
-                lower: i8::MIN,
-                upper: i8::MAX,
-                elapsed: Duration::ZERO,
-                nodes: 0,
-                words: Vec::new(),
-            };
-            // A file that cannot be written fails now, not after the first interval.
-            new.write(&plan.file)?;
-            new
-        }
+        None => fresh_checkpoint(solver, position, &plan.file)?,
     };
     loop {
         let (start, nodes) = (Instant::now(), solver.nodes());
@@ -410,28 +403,27 @@ fn solve_checkpointed<B: Bitboard>(
             }
             Err(other) => return Err(other.into()),
         };
-        let found = match score {
+        let (found, saved) = match score {
             Some(score) => {
                 (state.lower, state.upper) = (score.value(), score.value());
-                format!("score {score}")
+                let saved = state.write(&plan.file, std::iter::empty);
+                (format!("score {score}"), saved)
             }
             None => {
-                state.words = solver.proven_entries(position, CHECKPOINT_MIN_WORK);
-                format!("score between {} and {}", state.lower, state.upper)
+                let found = format!("score between {} and {}", state.lower, state.upper);
+                let words = || solver.proven_entries(position, CHECKPOINT_MIN_WORK);
+                (found, state.write(&plan.file, words))
             }
         };
-        let saved = state.write(&plan.file);
         let report = match &saved {
-            Ok(()) => format!(
-                "checkpoint {}: {found} after {:.0} s and {} nodes; {} table words saved",
+            Ok(words) => format!(
+                "checkpoint {}: {found} after {:.0} s and {} nodes; {words} table words saved",
                 plan.file.display(),
                 state.elapsed.as_secs_f64(),
                 state.nodes,
-                state.words.len()
             ),
             Err(e) => format!("checkpoint not saved ({found}): {e}"),
         };
-        state.words = Vec::new();
         // A log that cannot be written is dropped; the search is worth more than its report.
         if log.as_mut().is_some_and(|log| {
             writeln!(log, "{report}")
@@ -444,6 +436,28 @@ fn solve_checkpointed<B: Bitboard>(
             return Ok(score);
         }
     }
+}
+
+/// A checkpoint of `position` with nothing proven yet, written to `file` at once, so that a
+/// file that cannot be written fails now and not after the first interval.
+fn fresh_checkpoint<B: Bitboard>(
+    solver: &Solver,
+    position: &Position<B>,
+    file: &Path,
+) -> Result<Checkpoint, LineError> {
+    let new = Checkpoint {
+        width: position.width(),
+        height: position.height(),
+        key: position.key().to_u128(),
+        table_layout: solver.table_layout(),
+        table_words: solver.table_words(),
+        lower: i8::MIN,
+        upper: i8::MAX,
+        elapsed: Duration::ZERO,
+        nodes: 0,
+    };
+    new.write(file, std::iter::empty)?;
+    Ok(new)
 }
 
 /// A table of `words` words in MiB.
@@ -1034,15 +1048,24 @@ mod tests {
             run(line, &mut Killed { lines: 1 })
         }));
         assert!(killed.is_err());
-        let saved = Checkpoint::read(&file).unwrap().unwrap();
-        assert!(saved.lower < saved.upper && !saved.words.is_empty());
+        let (saved, words) = Checkpoint::read_whole(&file).unwrap().unwrap();
+        assert!(saved.lower < saved.upper && !words.is_empty());
         // Another position does not overwrite an unfinished checkpoint.
         let refused = run(other, &mut Vec::new());
         assert!(
             refused.contains("holds the checkpoint of another position"),
             "{refused}"
         );
-        assert_eq!(Checkpoint::read(&file).unwrap().as_ref(), Some(&saved));
+        let kept = Checkpoint::read_whole(&file).unwrap();
+        assert_eq!(kept, Some((saved.clone(), words)));
+        // A file damaged in its words is refused, though they went into the table as read.
+        let whole = std::fs::read(&file).unwrap();
+        let mut damaged = whole.clone();
+        damaged[whole.len() - 20] ^= 1;
+        std::fs::write(&file, &damaged).unwrap();
+        let refused = run(line, &mut Vec::new());
+        assert!(refused.contains("cut short or damaged"), "{refused}");
+        std::fs::write(&file, &whole).unwrap();
         // The second run goes on from it, with a table four times the size, and saves the
         // score and that table's size.
         let bigger = BatchOptions {
@@ -1056,15 +1079,15 @@ mod tests {
             log.lines().last().unwrap().contains(": score 1 after"),
             "{log}"
         );
-        let done = Checkpoint::read(&file).unwrap().unwrap();
+        let (done, done_words) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert_eq!((done.lower, done.upper), (1, 1));
-        assert!(done.nodes > saved.nodes && done.words.is_empty());
+        assert!(done.nodes > saved.nodes && done_words.is_empty());
         assert_eq!(done.table_words, 1 << 22);
         // A third answers from the file; a log that fails does not stop a search; a finished
         // checkpoint gives way to the next position's.
         assert_eq!(run(line, &mut Vec::new()), "73664511 1\n");
         assert_eq!(run(other, &mut Closed), "61362454 -4\n");
-        let next = Checkpoint::read(&file).unwrap().unwrap();
+        let (next, _) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert_eq!((next.lower, next.upper), (-4, -4));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -293,7 +293,7 @@ impl Solver {
     }
 
     /// What the searches of `position` have proven so far that took about 2^`min_work` nodes or
-    /// more: entries of the shared table, as (word index, word) pairs, for
+    /// more: entries of the shared table, as (word index, word) pairs read as they are taken, for
     /// [`restore_proven`](Self::restore_proven) in a later process, so that a search stopped
     /// by its limits can go on where it was. Reading a large table takes a moment (about a
     /// second per GiB).
@@ -301,11 +301,11 @@ impl Solver {
         &self,
         position: &Position<B>,
         min_work: u32,
-    ) -> Vec<(u64, u64)> {
+    ) -> Box<dyn Iterator<Item = (u64, u64)> + '_> {
         if self.needs_wide_keys(position.geometry()) {
-            self.table.proven_words::<u128>(min_work)
+            Box::new(self.table.proven_words::<u128>(min_work))
         } else {
-            self.table.proven_words::<u64>(min_work)
+            Box::new(self.table.proven_words::<u64>(min_work))
         }
     }
 
@@ -323,7 +323,7 @@ impl Solver {
         &mut self,
         position: &Position<B>,
         table_words: u64,
-        entries: &[(u64, u64)],
+        entries: impl IntoIterator<Item = (u64, u64)>,
     ) -> Result<(), SolverError> {
         let words = self.table_words();
         self.clear_tables();
@@ -2094,13 +2094,13 @@ mod tests {
                 whole * 3 / 4
             );
         };
-        let entries = stopped.proven_entries(&position, 0);
+        let entries: Vec<_> = stopped.proven_entries(&position, 0).collect();
         // Into a table four times the size, or a quarter: the score comes out right, and in a
         // table big enough to hold them all, for fewer nodes than a search from nothing.
         for bits in [22, 18] {
             let mut resumed = Solver::with_table_bits(bits);
             resumed
-                .restore_proven(&position, stopped.table_words(), &entries)
+                .restore_proven(&position, stopped.table_words(), entries.iter().copied())
                 .unwrap();
             let again = resumed.solve_between(&position, lower, upper, &Limits::default());
             assert_eq!(again, Ok(score), "{bits} bits");
@@ -2112,12 +2112,16 @@ mod tests {
                 );
             }
         }
-        // Words that are not a table's are refused, and leave the table empty: the search
-        // takes as many nodes as from nothing.
-        let mut resumed = Solver::with_table_bits(20);
-        let refused = resumed.restore_proven(&position, 3 << 17, &entries);
-        assert!(matches!(refused, Err(SolverError::TableSize { .. })));
-        resumed.solve(&position);
-        assert_eq!(resumed.nodes(), whole);
+        // Words that are not a table's are refused, even after many good ones, and leave the
+        // table empty: the search takes as many nodes as from nothing.
+        let words = stopped.table_words();
+        let outside = entries.iter().copied().chain([(words, 0)]);
+        for (saved, entries) in [(3 << 17, entries.clone()), (words, outside.collect())] {
+            let mut resumed = Solver::with_table_bits(20);
+            let refused = resumed.restore_proven(&position, saved, entries);
+            assert!(matches!(refused, Err(SolverError::TableSize { .. })));
+            resumed.solve(&position);
+            assert_eq!(resumed.nodes(), whole);
+        }
     }
 }

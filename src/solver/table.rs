@@ -175,31 +175,37 @@ impl Table {
 
     /// The entries of keys of type `K` with about `2^min_work` nodes or more of search behind
     /// them, as (word index, word) pairs, both words of a two-word entry: what a long search has
-    /// proven, for [`restore`](Self::restore) into a table of the same size. An entry written
-    /// meanwhile may be read half old, half new; such a pair does not match on a probe.
-    pub(crate) fn proven_words<K: Bitboard>(&self, min_work: u32) -> Vec<(u64, u64)> {
+    /// proven, for [`restore`](Self::restore). Read as they are taken; an entry written
+    /// meanwhile may be read half old, half new, and such a pair does not match on a probe.
+    pub(crate) fn proven_words<K: Bitboard>(
+        &self,
+        min_work: u32,
+    ) -> impl Iterator<Item = (u64, u64)> + '_ {
         let step = if is_wide::<K>() { 2 } else { 1 };
-        let mut words = Vec::new();
-        for (index, pair) in self.entries.chunks_exact(step).enumerate() {
-            let entry = pair[step - 1].load(Relaxed);
-            if entry & USED != 0 && work_of(entry) >= min_work {
-                for (offset, word) in pair.iter().enumerate() {
-                    words.push(((index * step + offset) as u64, word.load(Relaxed)));
-                }
-            }
-        }
-        words
+        self.entries
+            .chunks_exact(step)
+            .enumerate()
+            .filter(move |(_, pair)| {
+                let entry = pair[step - 1].load(Relaxed);
+                entry & USED != 0 && work_of(entry) >= min_work
+            })
+            .flat_map(move |(index, pair)| {
+                pair.iter()
+                    .enumerate()
+                    .map(move |(offset, word)| ((index * step + offset) as u64, word.load(Relaxed)))
+            })
     }
 
     /// Writes back words that [`proven_words::<K>`](Self::proven_words) took from a table of
     /// `saved_words` words, for keys of at most `key_bits` bits: in place into a table of that
     /// size, entry by entry into one of another, each key told from its entry's place and checks
-    /// (a smaller table keeps the entries with the most work behind them). Refuses, writing
-    /// nothing, words that are not such a table's entries, and keys too long for the saved
-    /// table to have told apart exactly, which could come back as another position's.
+    /// (a smaller table keeps the entries with the most work behind them). Refuses words that
+    /// are not such a table's entries, and keys too long for the saved table to have told apart
+    /// exactly, which could come back as another position's; what it wrote before refusing is
+    /// left for the caller to [`clear`](Self::clear).
     pub(crate) fn restore<K: Bitboard>(
         &self,
-        words: &[(u64, u64)],
+        words: impl IntoIterator<Item = (u64, u64)>,
         saved_words: u64,
         key_bits: u32,
     ) -> bool {
@@ -209,25 +215,23 @@ impl Table {
         if key_bits > saved.exact_key_bits::<K>() {
             return false;
         }
-        if saved == self.hashing {
-            if words.iter().any(|&(index, _)| index >= saved_words) {
-                return false;
-            }
-            for &(index, word) in words {
-                self.entries[index as usize].store(word, Relaxed);
-            }
-        } else {
-            let keys = || saved_entries::<K>(saved, words, key_bits);
-            if keys().any(|entry| entry.is_none()) {
-                return false;
-            }
-            for (key, entry) in keys().flatten() {
-                self.store(key, decode::<K>(entry), work_of(entry));
-            }
-        }
         // The write log does not know these blocks: the next clear wipes the whole table.
         self.written.len.store(WRITE_LOG + 1, Relaxed);
-        true
+        if saved == self.hashing {
+            words.into_iter().all(|(index, word)| {
+                let inside = index < saved_words;
+                if inside {
+                    self.entries[index as usize].store(word, Relaxed);
+                }
+                inside
+            })
+        } else {
+            saved_entries::<K>(saved, words, key_bits).all(|entry| {
+                entry
+                    .inspect(|&(key, entry)| self.store(key, decode::<K>(entry), work_of(entry)))
+                    .is_some()
+            })
+        }
     }
 
     /// Forgets every entry. No search may use the table meanwhile.
@@ -436,27 +440,27 @@ impl Hashing {
 /// table, a second word without its first, unused, or with a key of more than `key_bits` bits).
 fn saved_entries<K: Bitboard>(
     saved: Hashing,
-    words: &[(u64, u64)],
+    words: impl IntoIterator<Item = (u64, u64)>,
     key_bits: u32,
-) -> impl Iterator<Item = Option<(K, u64)>> + '_ {
+) -> impl Iterator<Item = Option<(K, u64)>> {
     let step = if is_wide::<K>() { 2 } else { 1 };
-    let whole = words.len().is_multiple_of(step);
-    let cut_short = (!whole).then_some(None);
-    words
-        .chunks_exact(step)
-        .map(move |pair| {
-            let (index, entry) = pair[step - 1];
-            let (below_index, below) = pair[0];
-            let in_table = index < saved.words() as u64
-                && index % step as u64 == step as u64 - 1
-                && below_index == index + 1 - step as u64;
-            let check_below = if step == 2 { below ^ entry } else { 0 };
-            let first = index as usize / (step * WAYS) * step * WAYS;
-            let key = saved.key_at::<K>(first, entry, check_below);
-            let fits = key.to_u128().checked_shr(key_bits).unwrap_or(0) == 0;
-            (in_table && entry & USED != 0 && fits).then_some((key, entry))
-        })
-        .chain(cut_short)
+    let mut words = words.into_iter();
+    std::iter::from_fn(move || {
+        let first = words.next()?;
+        let (below_index, below) = first;
+        let second = if step == 2 { words.next() } else { Some(first) };
+        let Some((index, entry)) = second else {
+            return Some(None);
+        };
+        let in_table = index < saved.words() as u64
+            && index % step as u64 == step as u64 - 1
+            && below_index == index + 1 - step as u64;
+        let check_below = if step == 2 { below ^ entry } else { 0 };
+        let first = index as usize / (step * WAYS) * step * WAYS;
+        let key = saved.key_at::<K>(first, entry, check_below);
+        let fits = key.to_u128().checked_shr(key_bits).unwrap_or(0) == 0;
+        Some((in_table && entry & USED != 0 && fits).then_some((key, entry)))
+    })
 }
 
 /// The entry word of way `way` of `bucket` and the check in its second word (zero for one-word
@@ -708,7 +712,7 @@ mod tests {
         for (i, &(key, bounds)) in stored.iter().enumerate() {
             table.store(key, bounds, 1 + i as u32 % 16);
         }
-        let words = table.proven_words::<K>(0);
+        let words: Vec<_> = table.proven_words::<K>(0).collect();
         let kept = |other: &Table| {
             let mut kept = 0;
             for &(key, bounds) in &stored {
@@ -721,7 +725,7 @@ mod tests {
         let held = kept(&table);
         for bits in [16, 18, 20] {
             let other = Table::with_bits(bits);
-            assert!(other.restore::<K>(&words, table.words() as u64, key_bits));
+            assert!(other.restore::<K>(words.iter().copied(), table.words() as u64, key_bits));
             let moved = kept(&other);
             assert!(
                 moved <= held && (bits < 18 || moved == held),
@@ -729,7 +733,7 @@ mod tests {
             );
         }
         // A word outside the saved table, or an entry whose check was damaged so that its key
-        // is longer than the board's, is refused, and nothing is written.
+        // is longer than the board's, is refused.
         let other = Table::with_bits(20);
         let mut outside = words.clone();
         outside.last_mut().unwrap().0 = table.words() as u64;
@@ -741,13 +745,12 @@ mod tests {
         };
         damaged[at].1 ^= 1 << bit;
         for bad in [outside, damaged] {
-            assert!(!other.restore::<K>(&bad, table.words() as u64, key_bits));
-            assert_eq!(kept(&other), 0);
+            assert!(!other.restore::<K>(bad, table.words() as u64, key_bits));
         }
         // So are a size no table has, and keys longer than the saved table told apart.
-        assert!(!other.restore::<K>(&words, 3 << 17, key_bits));
+        assert!(!other.restore::<K>(words.iter().copied(), 3 << 17, key_bits));
         let too_long = table.hashing.exact_key_bits::<K>() + 1;
-        assert!(!other.restore::<K>(&words, table.words() as u64, too_long));
+        assert!(!other.restore::<K>(words.iter().copied(), table.words() as u64, too_long));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! lower and upper bound of the score, the search time so far in milliseconds, the nodes so far,
 //! the number of table words N, N pairs (word index, word), and a checksum of everything before
 //! it. A checkpoint is written to `FILE.tmp` and renamed over `FILE`, so a crash while saving
-//! leaves the last one whole.
+//! leaves the last one whole. The table words are streamed both ways, never held in memory
+//! beside the table they come from or go to.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -23,7 +24,8 @@ const MAGIC: &[u8; 16] = b"c4 checkpoint 1\n";
 /// The numbers before the table words.
 const HEADER_NUMBERS: usize = 11;
 
-/// Where a search of one position stood.
+/// Where a search of one position stood; the table words it proved travel beside it
+/// ([`Checkpoint::write`], [`SavedWords`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
     /// The board's columns.
@@ -44,9 +46,22 @@ pub struct Checkpoint {
     pub elapsed: Duration,
     /// Nodes searched so far, over every process.
     pub nodes: u64,
-    /// Proven table entries: (word index, word).
-    pub words: Vec<(u64, u64)>,
 }
+
+/// The table words of a checkpoint file being read, (word index, word) pairs parsed as they are
+/// taken. They are only trusted once [`finish`](Self::finish) has checked the file's checksum.
+pub struct SavedWords<R> {
+    input: R,
+    path: PathBuf,
+    sum: Checksum,
+    /// Words not yet taken.
+    left: u64,
+    /// The file ended or failed before all its words were read.
+    cut_short: bool,
+}
+
+/// The table words of a checkpoint file on disk.
+pub type SavedFileWords = SavedWords<io::BufReader<std::fs::File>>;
 
 /// Why a checkpoint file cannot be read or written.
 #[derive(Debug, Error)]
@@ -68,11 +83,12 @@ pub enum CheckpointError {
 }
 
 impl Checkpoint {
-    /// Reads `path`; `Ok(None)` if there is no such file.
+    /// Opens `path` and reads its checkpoint, up to the table words; `Ok(None)` if there is no
+    /// such file.
     ///
     /// # Errors
-    /// The file cannot be read or is not a whole checkpoint.
-    pub fn read(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
+    /// The file cannot be read or does not start as a checkpoint of its length does.
+    pub fn open(path: &Path) -> Result<Option<(Checkpoint, SavedFileWords)>, CheckpointError> {
         let failed = |source| CheckpointError::Io {
             path: path.to_path_buf(),
             source,
@@ -83,16 +99,16 @@ impl Checkpoint {
             Err(source) => return Err(failed(source)),
         };
         let len = file.metadata().map_err(failed)?.len();
-        // Read as it is parsed, so that a checkpoint of a large table is not held twice.
-        Checkpoint::parse(io::BufReader::new(file), len)
+        Checkpoint::parse(io::BufReader::new(file), len, path)
             .map(Some)
             .ok_or_else(|| CheckpointError::Format {
                 path: path.to_path_buf(),
             })
     }
 
-    /// The checkpoint of `len` bytes that `input` holds, if it is a whole one.
-    fn parse(mut input: impl Read, len: u64) -> Option<Checkpoint> {
+    /// The checkpoint that `input`, of `len` bytes and read from `path`, starts with, and its
+    /// table words to come.
+    fn parse<R: Read>(mut input: R, len: u64, path: &Path) -> Option<(Checkpoint, SavedWords<R>)> {
         let mut sum = Checksum::new();
         let mut next = || {
             let word = next_number(&mut input)?;
@@ -116,17 +132,11 @@ impl Checkpoint {
         if len != count.checked_mul(16)?.checked_add(fixed)? {
             return None;
         }
-        let words = (0..count)
-            .map(|_| Some((next()?, next()?)))
-            .collect::<Option<Vec<_>>>()?;
-        if next_number(&mut input)? != sum.value() {
-            return None;
-        }
         let (lower, upper) = (
             i8::try_from(lower as i64).ok()?,
             i8::try_from(upper as i64).ok()?,
         );
-        (lower <= upper).then_some(Checkpoint {
+        let checkpoint = Checkpoint {
             width: u32::try_from(width).ok()?,
             height: u32::try_from(height).ok()?,
             key: u128::from(key_high) << 64 | u128::from(key_low),
@@ -136,15 +146,29 @@ impl Checkpoint {
             upper,
             elapsed: Duration::from_millis(millis),
             nodes,
-            words,
-        })
+        };
+        let words = SavedWords {
+            input,
+            path: path.to_path_buf(),
+            sum,
+            left: count,
+            cut_short: false,
+        };
+        (lower <= upper).then_some((checkpoint, words))
     }
 
-    /// Writes the checkpoint to `path`, through a temporary file beside it renamed over it.
+    /// Writes the checkpoint and the table words that `words` yields to `path`, through a
+    /// temporary file beside it renamed over it, and returns how many words it wrote. `words`
+    /// is called twice, to count the words and to write them, and must yield the same both
+    /// times.
     ///
     /// # Errors
     /// The file cannot be written.
-    pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
+    pub fn write<I: Iterator<Item = (u64, u64)>>(
+        &self,
+        path: &Path,
+        words: impl Fn() -> I,
+    ) -> Result<u64, CheckpointError> {
         let mut temporary = path.as_os_str().to_owned();
         temporary.push(".tmp");
         let temporary = PathBuf::from(temporary);
@@ -152,16 +176,24 @@ impl Checkpoint {
             let at = at.to_path_buf();
             move |source| CheckpointError::Io { path: at, source }
         };
+        let count = words().count() as u64;
         let file = std::fs::File::create(&temporary).map_err(failed(&temporary))?;
         let mut out = io::BufWriter::new(file);
-        self.write_to(&mut out)
+        self.write_to(&mut out, count, words())
             .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
             .and_then(|file| file.sync_all())
             .map_err(failed(&temporary))?;
-        std::fs::rename(&temporary, path).map_err(failed(path))
+        std::fs::rename(&temporary, path).map_err(failed(path))?;
+        Ok(count)
     }
 
-    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+    /// Writes the checkpoint with the `count` words of `words`.
+    fn write_to(
+        &self,
+        out: &mut impl Write,
+        count: u64,
+        words: impl Iterator<Item = (u64, u64)>,
+    ) -> io::Result<()> {
         let mut sum = Checksum::new();
         let mut put = |word: u64| {
             sum.add(word);
@@ -181,16 +213,61 @@ impl Checkpoint {
             i64::from(self.upper) as u64,
             self.elapsed.as_millis() as u64,
             self.nodes,
-            self.words.len() as u64,
+            count,
         ];
         for number in header {
             put(number)?;
         }
-        for &(index, word) in &self.words {
+        let mut written = 0;
+        for (index, word) in words {
             put(index)?;
             put(word)?;
+            written += 1;
+        }
+        if written != count {
+            return Err(io::Error::other(
+                "the table changed while its words were being saved",
+            ));
         }
         out.write_all(&sum.value().to_le_bytes())
+    }
+}
+
+impl<R: Read> SavedWords<R> {
+    /// Reads the words not yet taken and checks the file's checksum.
+    ///
+    /// # Errors
+    /// [`CheckpointError::Format`]: the file is cut short or damaged, and none of its words
+    /// may be trusted.
+    pub fn finish(mut self) -> Result<(), CheckpointError> {
+        for _ in &mut self {}
+        let whole = !self.cut_short && next_number(&mut self.input) == Some(self.sum.value());
+        whole
+            .then_some(())
+            .ok_or(CheckpointError::Format { path: self.path })
+    }
+}
+
+impl<R: Read> Iterator for SavedWords<R> {
+    type Item = (u64, u64);
+
+    fn next(&mut self) -> Option<(u64, u64)> {
+        if self.left == 0 {
+            return None;
+        }
+        let pair = next_number(&mut self.input).zip(next_number(&mut self.input));
+        match pair {
+            Some((index, word)) => {
+                self.sum.add(index);
+                self.sum.add(word);
+                self.left -= 1;
+            }
+            None => {
+                self.cut_short = true;
+                self.left = 0;
+            }
+        }
+        pair
     }
 }
 
@@ -199,6 +276,25 @@ fn next_number(input: &mut impl Read) -> Option<u64> {
     let mut bytes = [0u8; 8];
     input.read_exact(&mut bytes).ok()?;
     Some(u64::from_le_bytes(bytes))
+}
+
+#[cfg(test)]
+impl Checkpoint {
+    /// The checkpoint in `path` and all its words, checked.
+    #[allow(
+        clippy::type_complexity,
+        reason = "a test's helper, used once as a whole"
+    )]
+    pub(crate) fn read_whole(
+        path: &Path,
+    ) -> Result<Option<(Checkpoint, Vec<(u64, u64)>)>, CheckpointError> {
+        let Some((checkpoint, mut saved)) = Checkpoint::open(path)? else {
+            return Ok(None);
+        };
+        let words = saved.by_ref().collect();
+        saved.finish()?;
+        Ok(Some((checkpoint, words)))
+    }
 }
 
 #[cfg(test)]
@@ -216,24 +312,40 @@ mod tests {
             upper: 7,
             elapsed: Duration::from_millis(123_456),
             nodes: 987_654_321,
-            words: vec![(1, u64::MAX), (2, 0x8000_0000_0000_0001)],
         }
+    }
+
+    const WORDS: [(u64, u64); 2] = [(1, u64::MAX), (2, 0x8000_0000_0000_0001)];
+
+    /// The checkpoint and words of `bytes`, if they are a whole checkpoint file.
+    fn parse(bytes: &[u8]) -> Option<(Checkpoint, Vec<(u64, u64)>)> {
+        let (checkpoint, mut saved) =
+            Checkpoint::parse(bytes, bytes.len() as u64, Path::new("test.ckpt"))?;
+        let words = saved.by_ref().collect();
+        saved.finish().ok()?;
+        Some((checkpoint, words))
     }
 
     #[test]
     fn a_checkpoint_reads_back_as_written() {
         let mut bytes = Vec::new();
-        sample().write_to(&mut bytes).unwrap();
-        let parse = |bytes: &[u8]| Checkpoint::parse(bytes, bytes.len() as u64);
-        assert_eq!(parse(&bytes), Some(sample()));
-        // Cut short, one byte more, a byte changed, or another file: not a checkpoint.
+        sample().write_to(&mut bytes, 2, WORDS.into_iter()).unwrap();
+        assert_eq!(parse(&bytes), Some((sample(), WORDS.to_vec())));
+        // Cut short, one byte more, a byte changed in the header or the words, or another
+        // file: not a checkpoint.
         assert_eq!(parse(&bytes[..bytes.len() - 1]), None);
-        let mut damaged = bytes.clone();
-        damaged[40] ^= 1;
-        assert_eq!(parse(&damaged), None);
+        for at in [40, bytes.len() - 12] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 1;
+            assert_eq!(parse(&damaged), None, "{at}");
+        }
         bytes.push(0);
         assert_eq!(parse(&bytes), None);
         assert_eq!(parse(b"c4 book\n"), None);
+        // Words that are not as many as counted are not written as a checkpoint.
+        assert!(sample()
+            .write_to(&mut Vec::new(), 3, WORDS.into_iter())
+            .is_err());
     }
 
     #[test]
@@ -241,13 +353,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("c4-checkpoint-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.ckpt");
-        assert!(Checkpoint::read(&path).unwrap().is_none());
-        sample().write(&path).unwrap();
-        assert_eq!(Checkpoint::read(&path).unwrap(), Some(sample()));
+        assert!(Checkpoint::read_whole(&path).unwrap().is_none());
+        assert_eq!(sample().write(&path, || WORDS.into_iter()).unwrap(), 2);
+        let read = Checkpoint::read_whole(&path).unwrap();
+        assert_eq!(read, Some((sample(), WORDS.to_vec())));
         assert!(!dir.join("run.ckpt.tmp").exists());
         std::fs::write(&path, b"junk").unwrap();
         assert!(matches!(
-            Checkpoint::read(&path),
+            Checkpoint::open(&path),
             Err(CheckpointError::Format { .. })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
