@@ -294,7 +294,7 @@ pub fn run_batch_solve(
     opts: &BatchOptions,
     mut log: Option<&mut dyn Write>,
 ) -> io::Result<()> {
-    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -507,11 +507,15 @@ fn percentile(times: &[Duration], p: usize) -> Duration {
 }
 
 /// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`.
-fn solver(table_bits: u32, threads: usize, book: Option<&Arc<Book>>) -> Solver {
-    let mut solver = Solver::with_table_bits(table_bits);
+///
+/// # Errors
+/// The system refused the table's memory ([`io::ErrorKind::OutOfMemory`]).
+fn solver(table_bits: u32, threads: usize, book: Option<&Arc<Book>>) -> io::Result<Solver> {
+    let mut solver = Solver::try_with_table_bits(table_bits)
+        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     solver.set_threads(threads);
     solver.set_book(book.cloned());
-    solver
+    Ok(solver)
 }
 
 fn first_field(line: &str) -> &str {
@@ -724,7 +728,7 @@ pub fn run_bench(
             })
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
-    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
     let mut report = BenchReport::default();
     for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
@@ -864,7 +868,7 @@ fn bench_case(line: &str, opts: &BenchOptions) -> Result<(AnyPosition, Expected)
 /// Solves the empty board of the options (7x6 by default) with a fresh table and writes its
 /// score, time, nodes, table size and best column: the benchmark's longest single solve.
 pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
-    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref());
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
     let (width, height) = (opts.board.width(), opts.board.height());
     let position = AnyPosition::new(width, height).map_err(io::Error::other)?;
     let start = Instant::now();

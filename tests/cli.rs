@@ -115,7 +115,7 @@ fn version_is_the_same_for_c4_and_every_subcommand() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 17] = [
+    let cases: [(&[&str], &str); 18] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
@@ -128,6 +128,7 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["bench", "--empty", "a.txt"], "error: the argument '--empty' cannot be used with '[FILE]...'"),
         (&["bench", "--step", "x", "a.txt"], "error: invalid value 'x' for '--step <N>': expected a whole number from 1"),
         (&["bench", "--bits", "99", "a.txt"], "error: invalid value '99' for '--bits <N>': 99 is not in 10..=30"),
+        (&["solve", "--hash", "524289"], "error: invalid value '524289' for '--hash <MB>': expected a whole number from 2 to 524288"),
         (&["play", "--width"], "error: a value is required for '--width <N>' but none was supplied"),
         (&["play", "--width", "17"], "error: a board width must be from 1 to 16, got 17"),
         (&["play", "--players", "3", "--tokens", "xo"], "error: --players 3 and --tokens xo disagree"),

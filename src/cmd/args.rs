@@ -126,7 +126,7 @@ pub struct SolveArgs {
     /// How the moves are played and written: the board and the column numbering
     #[command(flatten)]
     pub lines: LineArgs,
-    /// A transposition table of MB MiB (2-8192, rounded down to a power of two; default 2):
+    /// A transposition table of MB MiB (2-524288, rounded down to a power of two; default 2):
     /// larger boards want more
     #[arg(long, value_name = "MB", value_parser = hash_mib)]
     pub hash: Option<u32>,
@@ -210,7 +210,7 @@ pub struct BenchArgs {
     /// A transposition table of 2^N entries, 10-30 (2^30 entries take 8 GiB)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(10..=30))]
     pub bits: u32,
-    /// A transposition table of MB MiB instead (2-8192, rounded down to a power of two)
+    /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two)
     #[arg(long, value_name = "MB", value_parser = hash_mib, conflicts_with = "bits")]
     pub hash: Option<u32>,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)

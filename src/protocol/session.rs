@@ -55,6 +55,11 @@ pub enum SessionError {
     /// `save` or `load` failed.
     #[error("{0}")]
     File(#[from] SaveError),
+    /// `hash` asked for more memory than the system gives.
+    #[error(
+        "the system refused the memory for a table of {mib} MiB; the table stays at {kept} MiB"
+    )]
+    TableMemory { mib: u32, kept: u32 },
     /// A search gave no answer.
     #[error("{0}")]
     Search(#[from] SearchError),
@@ -341,8 +346,19 @@ impl Session {
                 })))
             }
             Command::Hash(mib) => {
-                self.hash_mib = table_mib(mib);
+                let mib = table_mib(mib);
+                // The old table goes first, so that the two are never held at once; should the
+                // new one be refused, the next search makes one of the size that was set.
                 self.solver = None;
+                let solver =
+                    Solver::try_with_table_bits(table_bits_for_mib(mib)).map_err(|_| {
+                        SessionError::TableMemory {
+                            mib,
+                            kept: self.hash_mib,
+                        }
+                    })?;
+                self.solver = Some(solver);
+                self.hash_mib = mib;
                 Ok(Response::Hash(self.hash_mib))
             }
             Command::Solve { weak } => {

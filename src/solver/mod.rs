@@ -89,6 +89,12 @@ pub enum SolverError {
         /// The rule that failed.
         reason: &'static str,
     },
+    /// The system refused the memory for a table.
+    #[error("the system refused the memory for a table of {mib} MiB; ask for a smaller one")]
+    TableMemory {
+        /// The table's size.
+        mib: u64,
+    },
     /// Proven entries that cannot be put into this solver's table.
     #[error("the saved entries of a table of {saved} words cannot be put into this solver's table of {words} words")]
     TableSize {

@@ -163,6 +163,10 @@ impl Solver {
     }
 
     /// A solver whose table holds about `2^bits` entries of 8 bytes (clamped to 16..=36).
+    ///
+    /// # Panics
+    /// When the system refuses the table's memory; for a size the user chooses, see
+    /// [`try_with_table_bits`](Self::try_with_table_bits).
     pub fn with_table_bits(bits: u32) -> Solver {
         Solver::on_tables(
             Arc::new(Table::with_bits(bits)),
@@ -170,6 +174,24 @@ impl Solver {
             None,
             None,
         )
+    }
+
+    /// [`with_table_bits`](Self::with_table_bits), for a table size the user asked for.
+    ///
+    /// # Errors
+    /// [`SolverError::TableMemory`]: the system refused the table's memory (the table's pages
+    /// are only taken as the search first writes them, so a table the system grants may still
+    /// outgrow the memory free later).
+    pub fn try_with_table_bits(bits: u32) -> Result<Solver, SolverError> {
+        let table = Table::try_with_bits(bits).ok_or(SolverError::TableMemory {
+            mib: 1 << bits.clamp(16, 36).saturating_sub(17),
+        })?;
+        Ok(Solver::on_tables(
+            Arc::new(table),
+            Arc::new(Table::with_bits(NEAR_LEAF_BITS)),
+            None,
+            None,
+        ))
     }
 
     fn on_tables(

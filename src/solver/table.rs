@@ -139,17 +139,28 @@ fn is_wide<K: Bitboard>() -> bool {
 
 impl Table {
     /// A table of about `2^bits` words (8 bytes each; entries of one or two words), at least
-    /// 2^16 so that 7x6 keys are always told apart exactly.
+    /// 2^16 so that 7x6 keys are always told apart exactly, and at most 2^36.
+    ///
+    /// # Panics
+    /// When the system refuses the memory, as any allocation does; tables of a size the user
+    /// chooses are made with [`try_with_bits`](Self::try_with_bits).
     pub(crate) fn with_bits(bits: u32) -> Table {
+        Table::try_with_bits(bits).unwrap_or_else(|| {
+            panic!("the system refused the memory for a table of 2^{bits} words")
+        })
+    }
+
+    /// [`with_bits`](Self::with_bits), or `None` when the system refuses the memory.
+    pub(crate) fn try_with_bits(bits: u32) -> Option<Table> {
         let hashing = Hashing::with_bits(bits.clamp(16, 36));
-        Table {
-            entries: Entries::new(hashing.words()),
+        Some(Table {
+            entries: Entries::new(hashing.words())?,
             hashing,
             written: WriteLog {
                 len: AtomicUsize::new(0),
                 blocks: (0..WRITE_LOG).map(|_| AtomicU32::new(0)).collect(),
             },
-        }
+        })
     }
 
     /// The longest keys that one-word entries tell apart exactly: `b + 41` bits.
@@ -528,31 +539,32 @@ const HUGE_PAGE: usize = 2 << 20;
     reason = "a raw zeroed allocation, aligned by hand for huge pages, which Vec cannot ask for"
 )]
 impl Entries {
-    fn new(len: usize) -> Entries {
-        let layout = Self::layout(len);
+    /// `len` zeroed words, or `None` when the system refuses the memory.
+    fn new(len: usize) -> Option<Entries> {
+        let layout = Self::layout(len)?;
         // An alignment of 8 lets the allocator hand out fresh zero pages of the system (calloc)
         // instead of writing zeros; the 2 MiB alignment is then found inside the allocation.
         // SAFETY: the layout has a non-zero size (the table has at least 2^14 buckets).
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(allocation) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let allocation = std::ptr::NonNull::new(raw)?;
         let offset = (HUGE_PAGE - raw as usize % HUGE_PAGE) % HUGE_PAGE;
         // SAFETY: `offset < HUGE_PAGE`, so the entries, `len * 8` bytes from there, lie inside
         // the allocation of `len * 8 + HUGE_PAGE` bytes; the start is aligned to 8 and more.
         let ptr = unsafe { std::ptr::NonNull::new_unchecked(raw.add(offset).cast::<u64>()) };
         advise_huge_pages(ptr.as_ptr().cast(), len * std::mem::size_of::<u64>());
-        Entries {
+        Some(Entries {
             ptr,
             len,
             allocation,
-        }
+        })
     }
 
-    fn layout(len: usize) -> std::alloc::Layout {
-        let bytes = len * std::mem::size_of::<u64>() + HUGE_PAGE;
-        std::alloc::Layout::from_size_align(bytes, std::mem::align_of::<u64>())
-            .expect("a table size below isize::MAX")
+    /// The allocation of `len` words, if its size is one an allocation can have.
+    fn layout(len: usize) -> Option<std::alloc::Layout> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<u64>())?
+            .checked_add(HUGE_PAGE)?;
+        std::alloc::Layout::from_size_align(bytes, std::mem::align_of::<u64>()).ok()
     }
 }
 
@@ -572,8 +584,9 @@ impl std::ops::Deref for Entries {
 #[allow(unsafe_code, reason = "frees the allocation made in Entries::new")]
 impl Drop for Entries {
     fn drop(&mut self) {
+        let layout = Self::layout(self.len).expect("the layout `new` allocated with");
         // SAFETY: allocated in `new` with this very layout.
-        unsafe { std::alloc::dealloc(self.allocation.as_ptr(), Self::layout(self.len)) };
+        unsafe { std::alloc::dealloc(self.allocation.as_ptr(), layout) };
     }
 }
 
@@ -785,6 +798,14 @@ mod tests {
         // And once the lower word follows, the new entry is whole.
         table.entries[upper_word - 1].store(slot.check_below ^ new, Relaxed);
         assert_eq!(table.probe(key).map(|b| b.lower), Some(4));
+    }
+
+    #[test]
+    fn memory_the_system_cannot_give_is_refused() {
+        // 2^60 bytes: more than any machine's address space.
+        assert!(Entries::new(1 << 57).is_none());
+        assert!(Entries::new(usize::MAX / 4).is_none());
+        assert!(Table::try_with_bits(16).is_some());
     }
 
     #[test]

@@ -202,7 +202,7 @@ static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
         verb(
             "hash",
             "<MiB>",
-            "the size of the solver's transposition table (2-8192 MiB)",
+            "the size of the solver's transposition table (2-524288 MiB)",
             |i| {
                 arg(
                     "a size in MiB",

@@ -548,7 +548,7 @@ mod tests {
                 "setoption needs 'value' and a value after the option's name",
             ),
             ("setoption name hash value big", "setoption hash must be a number, got 'big'"),
-            ("setoption name hash value 1", "setoption hash must be from 2 to 8192, got 1"),
+            ("setoption name hash value 1", "setoption hash must be from 2 to 524288, got 1"),
             (
                 "setoption name threads value 65",
                 "setoption threads must be from 1 to 64, got 65",

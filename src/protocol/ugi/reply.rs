@@ -170,7 +170,7 @@ mod tests {
             "id name c4\n\
              id author the c4 authors\n\
              option name level type string default perfect\n\
-             option name hash type spin default 64 min 2 max 8192\n\
+             option name hash type spin default 64 min 2 max 524288\n\
              option name threads type spin default 1 min 1 max 64\n\
              option name book type check default true\n\
              ugiok\n"
