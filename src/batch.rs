@@ -350,6 +350,7 @@ fn solve_checkpointed<B: Bitboard>(
         position.height(),
         position.key().to_u128(),
     );
+    let _held = Checkpoint::lock(&plan.file)?;
     let same = |saved: &Checkpoint| (saved.width, saved.height, saved.key) == (width, height, key);
     let mut state = match Checkpoint::open(&plan.file)? {
         Some((saved, mut words)) if same(&saved) && saved.lower < saved.upper => {

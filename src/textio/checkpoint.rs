@@ -60,6 +60,13 @@ pub struct SavedWords<R> {
     cut_short: bool,
 }
 
+/// A checkpoint held by one run: the lock on `FILE.lock`, released when dropped (or when the
+/// process ends, however it ends), so that two processes never save over each other's file.
+#[derive(Debug)]
+pub struct CheckpointLock {
+    _file: std::fs::File,
+}
+
 /// The table words of a checkpoint file on disk.
 pub type SavedFileWords = SavedWords<io::BufReader<std::fs::File>>;
 
@@ -74,6 +81,12 @@ pub enum CheckpointError {
         /// What the system said.
         source: io::Error,
     },
+    /// Another process holds the checkpoint's lock.
+    #[error("{}: another c4 process is running this checkpoint (it holds {}.lock)", path.display(), path.display())]
+    Busy {
+        /// The checkpoint file.
+        path: PathBuf,
+    },
     /// Not a checkpoint file, cut short or damaged.
     #[error("{}: not a c4 checkpoint file, or cut short or damaged", path.display())]
     Format {
@@ -83,6 +96,37 @@ pub enum CheckpointError {
 }
 
 impl Checkpoint {
+    /// Locks the checkpoint `path` for this run, through the file `path.lock` beside it (made
+    /// if missing, and left there). A file system without locks runs unlocked.
+    ///
+    /// # Errors
+    /// [`CheckpointError::Busy`] when another process holds it; the lock file cannot be made.
+    pub fn lock(path: &Path) -> Result<CheckpointLock, CheckpointError> {
+        let lock_path = beside(path, ".lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|source| CheckpointError::Io {
+                path: lock_path.clone(),
+                source,
+            })?;
+        match file.try_lock() {
+            Ok(()) => Ok(CheckpointLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(CheckpointError::Busy {
+                path: path.to_path_buf(),
+            }),
+            Err(std::fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => {
+                Ok(CheckpointLock { _file: file })
+            }
+            Err(std::fs::TryLockError::Error(source)) => Err(CheckpointError::Io {
+                path: lock_path,
+                source,
+            }),
+        }
+    }
+
     /// Opens `path` and reads its checkpoint, up to the table words; `Ok(None)` if there is no
     /// such file.
     ///
@@ -169,9 +213,7 @@ impl Checkpoint {
         path: &Path,
         words: impl Fn() -> I,
     ) -> Result<u64, CheckpointError> {
-        let mut temporary = path.as_os_str().to_owned();
-        temporary.push(".tmp");
-        let temporary = PathBuf::from(temporary);
+        let temporary = beside(path, ".tmp");
         let failed = |at: &Path| {
             let at = at.to_path_buf();
             move |source| CheckpointError::Io { path: at, source }
@@ -184,6 +226,12 @@ impl Checkpoint {
             .and_then(|file| file.sync_all())
             .map_err(failed(&temporary))?;
         std::fs::rename(&temporary, path).map_err(failed(path))?;
+        // The rename lasts through a crash of the system only once the folder is written too;
+        // a system that cannot open or sync a folder still has the file whole.
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Ok(folder) = std::fs::File::open(folder.unwrap_or(Path::new("."))) {
+            let _ = folder.sync_all();
+        }
         Ok(count)
     }
 
@@ -269,6 +317,13 @@ impl<R: Read> Iterator for SavedWords<R> {
         }
         pair
     }
+}
+
+/// `path` with `suffix` added to its name: the file beside it.
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// The next little-endian 64-bit number of `input`.
@@ -363,6 +418,28 @@ mod tests {
             Checkpoint::open(&path),
             Err(CheckpointError::Format { .. })
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn one_run_at_a_time_holds_a_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("c4-checkpoint-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        let held = Checkpoint::lock(&path).unwrap();
+        assert!(dir.join("run.ckpt.lock").exists());
+        let busy = Checkpoint::lock(&path).unwrap_err();
+        assert!(matches!(busy, CheckpointError::Busy { .. }));
+        assert_eq!(
+            busy.to_string(),
+            format!(
+                "{}: another c4 process is running this checkpoint (it holds {}.lock)",
+                path.display(),
+                path.display()
+            )
+        );
+        drop(held);
+        assert!(Checkpoint::lock(&path).is_ok());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
