@@ -143,7 +143,7 @@ impl Session {
     }
 
     /// Carries out `command`, or prepares its search; on error the session is exactly as it
-    /// was.
+    /// was, but for a refused `hash`, which empties the table as every `hash` does.
     pub fn execute(&mut self, command: Command) -> Step {
         let flow = if command == Command::Quit {
             Flow::Quit

@@ -333,12 +333,12 @@ impl Solver {
 
     /// Puts entries that [`proven_entries`](Self::proven_entries) took for `position` (with a
     /// table of `table_words` words) back into this solver's table, emptied first, for
-    /// searches of `position`. A table of another size takes them entry by entry (a smaller one
-    /// keeps those with the most work behind them).
+    /// searches of `position`. A table of another size takes them entry by entry, as a search
+    /// stores them (a smaller one keeps what its buckets hold).
     ///
     /// # Errors
     /// [`SolverError::TableSize`]: the entries are not those of a table of `table_words` words,
-    /// or their keys cannot be moved to a table of this size (a board of over 116 cells and
+    /// or their keys cannot be moved to a table of another size (a board of over 116 cells and
     /// sentinels saved from a table of under 2 GiB, or one whose keys this table stores in
     /// another form); the table is left empty.
     pub fn restore_proven<B: Bitboard>(

@@ -186,8 +186,8 @@ impl Table {
 
     /// The entries of keys of type `K` with about `2^min_work` nodes or more of search behind
     /// them, as (word index, word) pairs, both words of a two-word entry: what a long search has
-    /// proven, for [`restore`](Self::restore). Read as they are taken; an entry written
-    /// meanwhile may be read half old, half new, and such a pair does not match on a probe.
+    /// proven, for [`restore`](Self::restore). Read as they are taken, so no search may write
+    /// the table meanwhile (a two-word entry could be read half old, half new).
     pub(crate) fn proven_words<K: Bitboard>(
         &self,
         min_work: u32,
@@ -210,10 +210,11 @@ impl Table {
     /// Writes back words that [`proven_words::<K>`](Self::proven_words) took from a table of
     /// `saved_words` words, for keys of at most `key_bits` bits: in place into a table of that
     /// size, entry by entry into one of another, each key told from its entry's place and checks
-    /// (a smaller table keeps the entries with the most work behind them). Refuses words that
-    /// are not such a table's entries, and keys too long for the saved table to have told apart
-    /// exactly, which could come back as another position's; what it wrote before refusing is
-    /// left for the caller to [`clear`](Self::clear).
+    /// and stored as a search stores it (in a smaller table, an entry takes the place of the
+    /// one with the least work in its bucket). Refuses words that are not such a table's
+    /// entries and, into a table of another size, keys too long for the saved table to have
+    /// told apart exactly, which could come back as another position's; what it wrote before
+    /// refusing is left for the caller to [`clear`](Self::clear).
     pub(crate) fn restore<K: Bitboard>(
         &self,
         words: impl IntoIterator<Item = (u64, u64)>,
@@ -223,7 +224,7 @@ impl Table {
         let Some(saved) = Hashing::of_words(saved_words) else {
             return false;
         };
-        if key_bits > saved.exact_key_bits::<K>() {
+        if saved != self.hashing && key_bits > saved.exact_key_bits::<K>() {
             return false;
         }
         // The write log does not know these blocks: the next clear wipes the whole table.
@@ -427,22 +428,22 @@ impl Hashing {
         high.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.mix_shift
     }
 
-    /// The key of type `K` whose entry, in the bucket starting at word `first`, has the entry
-    /// word `entry` and second-word check `check_below`: the inverse of [`slot`](Self::slot)
-    /// for keys of at most [`exact_key_bits`](Self::exact_key_bits).
-    fn key_at<K: Bitboard>(&self, first: usize, entry: u64, check_below: u64) -> K {
+    /// The key whose entry for keys of type `K`, in the bucket starting at word `first`, has
+    /// the entry word `entry` and second-word check `check_below`: the inverse of
+    /// [`slot`](Self::slot) for keys of at most [`exact_key_bits`](Self::exact_key_bits);
+    /// `None` when the checks make a key of more than 128 bits (a damaged entry).
+    fn key_at<K: Bitboard>(&self, first: usize, entry: u64, check_below: u64) -> Option<u128> {
         let check = u128::from(entry & check_mask::<K>() & !USED);
-        let key = if is_wide::<K>() {
+        if is_wide::<K>() {
             let bits = self.bucket_bits - 1;
             let high = check | u128::from(check_below) << check_bits::<K>();
             let folded = high as u64 ^ (high >> 64) as u64;
             let low = (first / (2 * WAYS)) as u64 ^ (self.mix(folded) >> 1);
-            high << bits | u128::from(low)
+            (high.leading_zeros() >= bits).then(|| high << bits | u128::from(low))
         } else {
             let low = (first / WAYS) as u64 ^ self.mix(check as u64);
-            check << self.bucket_bits | u128::from(low)
-        };
-        K::from_u128(key)
+            Some(check << self.bucket_bits | u128::from(low))
+        }
     }
 }
 
@@ -468,9 +469,13 @@ fn saved_entries<K: Bitboard>(
             && below_index == index + 1 - step as u64;
         let check_below = if step == 2 { below ^ entry } else { 0 };
         let first = index as usize / (step * WAYS) * step * WAYS;
-        let key = saved.key_at::<K>(first, entry, check_below);
-        let fits = key.to_u128().checked_shr(key_bits).unwrap_or(0) == 0;
-        Some((in_table && entry & USED != 0 && fits).then_some((key, entry)))
+        let key = saved
+            .key_at::<K>(first, entry, check_below)
+            .filter(|key| key.checked_shr(key_bits).unwrap_or(0) == 0);
+        Some(match key {
+            Some(key) if in_table && entry & USED != 0 => Some((K::from_u128(key), entry)),
+            _ => None,
+        })
     })
 }
 
@@ -682,7 +687,10 @@ mod tests {
             let key = key as u64;
             let slot = hashing.slot(key);
             let first = slot.first / WAYS * WAYS;
-            assert_eq!(hashing.key_at::<u64>(first, slot.check, 0), key);
+            assert_eq!(
+                hashing.key_at::<u64>(first, slot.check, 0),
+                Some(key.into())
+            );
             assert!(slot.first + WAYS <= hashing.words());
         }
     }
@@ -696,7 +704,7 @@ mod tests {
             let slot = hashing.slot(key);
             assert_eq!(
                 hashing.key_at::<u128>(slot.first, slot.check, slot.check_below),
-                key
+                Some(key)
             );
             assert!(slot.first + 2 * WAYS <= hashing.words());
         }
@@ -760,10 +768,14 @@ mod tests {
         for bad in [outside, damaged] {
             assert!(!other.restore::<K>(bad, table.words() as u64, key_bits));
         }
-        // So are a size no table has, and keys longer than the saved table told apart.
+        // So are a size no table has, and keys longer than the saved table told apart, unless
+        // they go back in place, where their entries match as they did.
         assert!(!other.restore::<K>(words.iter().copied(), 3 << 17, key_bits));
         let too_long = table.hashing.exact_key_bits::<K>() + 1;
         assert!(!other.restore::<K>(words.iter().copied(), table.words() as u64, too_long));
+        let same = Table::with_bits(18);
+        assert!(same.restore::<K>(words.iter().copied(), table.words() as u64, too_long));
+        assert_eq!(kept(&same), held);
     }
 
     #[test]

@@ -64,7 +64,8 @@ pub struct SavedWords<R> {
 /// process ends, however it ends), so that two processes never save over each other's file.
 #[derive(Debug)]
 pub struct CheckpointLock {
-    _file: std::fs::File,
+    /// The locked file; none where no lock could be had.
+    _file: Option<std::fs::File>,
 }
 
 /// The table words of a checkpoint file on disk.
@@ -97,33 +98,28 @@ pub enum CheckpointError {
 
 impl Checkpoint {
     /// Locks the checkpoint `path` for this run, through the file `path.lock` beside it (made
-    /// if missing, and left there). A file system without locks runs unlocked.
+    /// if missing, and left there). Where no lock can be had (a folder that cannot be written, a
+    /// file system without locks) the run goes on unlocked: a finished checkpoint can still
+    /// answer, and a save that cannot be written says so itself.
     ///
     /// # Errors
-    /// [`CheckpointError::Busy`] when another process holds it; the lock file cannot be made.
+    /// [`CheckpointError::Busy`] when another process holds the lock.
     pub fn lock(path: &Path) -> Result<CheckpointLock, CheckpointError> {
-        let lock_path = beside(path, ".lock");
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&lock_path)
-            .map_err(|source| CheckpointError::Io {
-                path: lock_path.clone(),
-                source,
-            })?;
+            .open(beside(path, ".lock"));
+        let file = match file {
+            Ok(file) => file,
+            Err(_) => return Ok(CheckpointLock { _file: None }),
+        };
         match file.try_lock() {
-            Ok(()) => Ok(CheckpointLock { _file: file }),
             Err(std::fs::TryLockError::WouldBlock) => Err(CheckpointError::Busy {
                 path: path.to_path_buf(),
             }),
-            Err(std::fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => {
-                Ok(CheckpointLock { _file: file })
-            }
-            Err(std::fs::TryLockError::Error(source)) => Err(CheckpointError::Io {
-                path: lock_path,
-                source,
-            }),
+            Ok(()) => Ok(CheckpointLock { _file: Some(file) }),
+            Err(std::fs::TryLockError::Error(_)) => Ok(CheckpointLock { _file: None }),
         }
     }
 
@@ -221,10 +217,15 @@ impl Checkpoint {
         let count = words().count() as u64;
         let file = std::fs::File::create(&temporary).map_err(failed(&temporary))?;
         let mut out = io::BufWriter::new(file);
-        self.write_to(&mut out, count, words())
+        let written = self
+            .write_to(&mut out, count, words())
             .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
-            .and_then(|file| file.sync_all())
-            .map_err(failed(&temporary))?;
+            .and_then(|file| file.sync_all());
+        if let Err(source) = written {
+            // What was written is of no use; the checkpoint before it is still whole.
+            let _ = std::fs::remove_file(&temporary);
+            return Err(failed(&temporary)(source));
+        }
         std::fs::rename(&temporary, path).map_err(failed(path))?;
         // The rename lasts through a crash of the system only once the folder is written too;
         // a system that cannot open or sync a folder still has the file whole.
@@ -440,6 +441,8 @@ mod tests {
         );
         drop(held);
         assert!(Checkpoint::lock(&path).is_ok());
+        // Where no lock file can be made, the run goes on unlocked.
+        assert!(Checkpoint::lock(&dir.join("no such folder").join("run.ckpt")).is_ok());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
