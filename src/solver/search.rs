@@ -168,12 +168,7 @@ impl Solver {
     /// When the system refuses the table's memory; for a size the user chooses, see
     /// [`try_with_table_bits`](Self::try_with_table_bits).
     pub fn with_table_bits(bits: u32) -> Solver {
-        Solver::on_tables(
-            Arc::new(Table::with_bits(bits)),
-            Arc::new(Table::with_bits(NEAR_LEAF_BITS)),
-            None,
-            None,
-        )
+        Solver::try_with_table_bits(bits).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// [`with_table_bits`](Self::with_table_bits), for a table size the user asked for.
