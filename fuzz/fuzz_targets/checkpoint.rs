@@ -1,0 +1,102 @@
+//! Fuzzes checkpoint files (`c4 solve --checkpoint`) as a resume reads them. On small boards the
+//! file holds the entries a real search left in a table of one size, damaged by the input (any
+//! bits of any index or word flipped, made-up pairs added); on big boards only made-up pairs.
+//! The file's checksum always holds, so that the words reach the table rather than being
+//! refused unread. Restoring them into a table of the same or another size must never panic;
+//! on a small board a search afterwards must end, and with the words undamaged it must give the
+//! exact score. A damaged file's score is not checked: words are trusted once their file's
+//! checksum holds, so a made-up file can carry bounds that are wrong.
+#![no_main]
+
+use c4::solver::{Bitboard, Position, Solver};
+use c4::textio::checkpoint::Checkpoint;
+use libfuzzer_sys::fuzz_target;
+
+/// Boards with keys of every form: one-word keys, keys the small tables store in two words, and
+/// the 128-bit bitboard.
+const BOARDS: [(u32, u32); 5] = [(4, 4), (5, 4), (7, 6), (9, 6), (10, 6)];
+
+/// Boards up to this many cells are solved from empty, before saving and after the restore,
+/// in well under a second.
+const SEARCHED_AREA: u32 = 20;
+
+/// Each edit: which word (a byte; past the last, a made-up pair is added), then 8 bytes to flip
+/// in its index and 8 in its word.
+const EDIT_BYTES: usize = 17;
+
+fuzz_target!(|data: &[u8]| {
+    let [board, saved_bits, bits, edits @ ..] = data else {
+        return;
+    };
+    let (width, height) = BOARDS[usize::from(*board) % BOARDS.len()];
+    // Tables of 2^10 to 2^17 entries: every way a saved table's size and this one's can differ,
+    // small enough for libFuzzer's memory limit.
+    let (saved_bits, bits) = (10 + u32::from(saved_bits % 8), 10 + u32::from(bits % 8));
+    if width * (height + 1) <= 64 {
+        resume::<u64>(width, height, saved_bits, bits, edits);
+    } else {
+        resume::<u128>(width, height, saved_bits, bits, edits);
+    }
+});
+
+/// Saves a checkpoint of the empty `width` x `height` board from a table of `2^saved_bits`
+/// entries with `edits` applied to its words, reads it back as `c4 solve` does, and restores it
+/// into a table of `2^bits` entries.
+fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edits: &[u8]) {
+    let position = Position::<B>::new(width, height).unwrap();
+    let searched = width * height <= SEARCHED_AREA;
+    let saver = Solver::with_table_bits(saved_bits);
+    let (score, mut words) = if searched {
+        let mut saver = saver;
+        let score = saver.solve(&position);
+        let words: Vec<(u64, u64)> = saver.proven_entries(&position, 0).collect();
+        (Some(score), words)
+    } else {
+        (None, Vec::new())
+    };
+    let edits: Vec<&[u8]> = edits.chunks_exact(EDIT_BYTES).collect();
+    for edit in &edits {
+        let number = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap());
+        let (index, word) = (number(&edit[1..9]), number(&edit[9..]));
+        match words.get_mut(usize::from(edit[0])) {
+            Some(pair) => *pair = (pair.0 ^ index, pair.1 ^ word),
+            None => words.push((index, word)),
+        }
+    }
+
+    let folder = std::env::temp_dir().join(format!("c4-fuzz-checkpoint-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("fuzz.ckpt");
+    let mut solver = Solver::with_table_bits(bits);
+    let checkpoint = Checkpoint {
+        width,
+        height,
+        key: position.key().to_u128(),
+        table_layout: solver.table_layout(),
+        table_words: Solver::with_table_bits(saved_bits).table_words(),
+        lower: -30,
+        upper: 30,
+        elapsed: std::time::Duration::ZERO,
+        nodes: 0,
+    };
+    checkpoint.write(&path, || words.iter().copied()).unwrap();
+    let (read, mut saved) = Checkpoint::open(&path)
+        .unwrap()
+        .expect("a checkpoint just written is there");
+    assert_eq!(read, checkpoint);
+    let restored = solver.restore_proven(&position, read.table_words, &mut saved);
+    saved
+        .finish()
+        .expect("the checksum of a checkpoint just written holds");
+    if let Some(score) = score {
+        if edits.is_empty() {
+            assert!(restored.is_ok(), "a table's own entries are restored");
+        }
+        if restored.is_ok() {
+            let resumed = solver.solve(&position);
+            if edits.is_empty() {
+                assert_eq!(resumed, score, "the score after an undamaged resume");
+            }
+        }
+    }
+}
