@@ -45,9 +45,8 @@ fuzz_target!(|data: &[u8]| {
 fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edits: &[u8]) {
     let position = Position::<B>::new(width, height).unwrap();
     let searched = width * height <= SEARCHED_AREA;
-    let saver = Solver::with_table_bits(saved_bits);
+    let mut saver = Solver::with_table_bits(saved_bits);
     let (score, mut words) = if searched {
-        let mut saver = saver;
         let score = saver.solve(&position);
         let words: Vec<(u64, u64)> = saver.proven_entries(&position, 0).collect();
         (Some(score), words)
@@ -73,7 +72,7 @@ fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edit
         height,
         key: position.key().to_u128(),
         table_layout: solver.table_layout(),
-        table_words: Solver::with_table_bits(saved_bits).table_words(),
+        table_words: saver.table_words(),
         lower: -30,
         upper: 30,
         elapsed: std::time::Duration::ZERO,
