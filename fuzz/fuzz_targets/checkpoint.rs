@@ -54,8 +54,8 @@ fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edit
         (None, Vec::new())
     };
     let edits: Vec<&[u8]> = edits.chunks_exact(EDIT_BYTES).collect();
+    let number = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap());
     for edit in &edits {
-        let number = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap());
         let (index, word) = (number(&edit[1..9]), number(&edit[9..]));
         match words.get_mut(usize::from(edit[0])) {
             Some(pair) => *pair = (pair.0 ^ index, pair.1 ^ word),
