@@ -98,6 +98,26 @@ fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {
 }
 
 #[test]
+fn solve_notes_a_default_table_on_boards_past_7x6_and_only_there() {
+    let note = "c4 solve: note: the table is 2 MiB, the default, which suits 7x6; a search from \
+                early on a 9x5 board wants far more: --hash MB (such as --hash 1024)\n";
+    // No lines to solve: the note comes before any search.
+    let run = c4(&["solve", "--board", "9x5"], "");
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", note)
+    );
+    for args in [
+        &["solve", "--board", "9x5", "--hash", "4"][..],
+        &["solve"],
+        &["solve", "--board", "6x7"],
+    ] {
+        let run = c4(args, "");
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+    }
+}
+
+#[test]
 fn version_is_the_same_for_c4_and_every_subcommand() {
     let expected = format!("c4 {}\n", env!("CARGO_PKG_VERSION"));
     for sub in SUBCOMMANDS {
