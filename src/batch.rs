@@ -354,13 +354,14 @@ fn solve_checkpointed<B: Bitboard>(
     let same = |saved: &Checkpoint| (saved.width, saved.height, saved.key) == (width, height, key);
     let mut state = match Checkpoint::open(&plan.file)? {
         Some((saved, mut words)) if same(&saved) && saved.lower < saved.upper => {
-            if saved.table_layout != solver.table_layout() {
+            if !solver.reads_table_layout(saved.table_layout) {
                 words.finish()?;
                 return Err(LineError::CheckpointLayout);
             }
             // The words go into the table as they are read, and are only trusted once the
             // whole file has been checked.
-            let restored = solver.restore_proven(position, saved.table_words, &mut words);
+            let restored =
+                solver.restore_proven(position, saved.table_layout, saved.table_words, &mut words);
             if let Err(damaged) = words.finish() {
                 solver.reset();
                 return Err(damaged.into());

@@ -83,7 +83,7 @@ fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edit
         .unwrap()
         .expect("a checkpoint just written is there");
     assert_eq!(read, checkpoint);
-    let restored = solver.restore_proven(&position, read.table_words, &mut saved);
+    let restored = solver.restore_proven(&position, read.table_layout, read.table_words, &mut saved);
     saved
         .finish()
         .expect("the checksum of a checkpoint just written holds");

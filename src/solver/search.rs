@@ -303,10 +303,16 @@ impl Solver {
         self.table.words() as u64
     }
 
-    /// The version of the table's entry words: [`proven_entries`](Self::proven_entries) of a
-    /// build with another are not this one's.
+    /// The version of the table's entry words that [`proven_entries`](Self::proven_entries)
+    /// gives.
     pub fn table_layout(&self) -> u64 {
         super::table::LAYOUT
+    }
+
+    /// Whether [`restore_proven`](Self::restore_proven) reads entries of version `layout`: this
+    /// build's, and version 1, which differs only in which boards' keys took two-word entries.
+    pub fn reads_table_layout(&self, layout: u64) -> bool {
+        layout == 1 || layout == super::table::LAYOUT
     }
 
     /// What the searches of `position` have proven so far that took about 2^`min_work` nodes or
@@ -319,42 +325,51 @@ impl Solver {
         position: &Position<B>,
         min_work: u32,
     ) -> Box<dyn Iterator<Item = (u64, u64)> + '_> {
-        if self.needs_wide_keys(position.geometry()) {
+        if self.key_form(position.geometry()) == KeyForm::TwoWord {
             Box::new(self.table.proven_words::<u128>(min_work))
         } else {
             Box::new(self.table.proven_words::<u64>(min_work))
         }
     }
 
-    /// Puts entries that [`proven_entries`](Self::proven_entries) took for `position` (with a
-    /// table of `table_words` words) back into this solver's table, emptied first, for
-    /// searches of `position`. A table of another size takes them entry by entry, as a search
+    /// Puts entries that [`proven_entries`](Self::proven_entries) of a build with table layout
+    /// `layout` took for `position` (with a table of `table_words` words) back into this
+    /// solver's table, emptied first, for searches of `position`. A table of another size, or
+    /// whose entries take the keys in another form, takes them entry by entry, as a search
     /// stores them (a smaller one keeps what its buckets hold).
     ///
     /// # Errors
-    /// [`SolverError::TableSize`]: the entries are not those of a table of `table_words` words,
-    /// or their keys cannot be moved to a table of another size (a board of over 116 cells and
-    /// sentinels saved from a table of under 2 GiB, or one whose keys this table stores in
-    /// another form); the table is left empty.
+    /// [`SolverError::TableSize`]: the entries are not those of a table of `table_words` words
+    /// and layout `layout` (one that [`reads_table_layout`](Self::reads_table_layout)), or
+    /// their keys cannot be moved to a table of another size (a board of over 116 cells and
+    /// sentinels saved from a table of under 2 GiB); the table is left empty.
     pub fn restore_proven<B: Bitboard>(
         &mut self,
         position: &Position<B>,
+        layout: u64,
         table_words: u64,
         entries: impl IntoIterator<Item = (u64, u64)>,
     ) -> Result<(), SolverError> {
         let words = self.table_words();
         self.clear_tables();
         let key_bits = position.geometry().key_bits();
-        let wide = self.needs_wide_keys(position.geometry());
-        // The saved table chose the keys' form from its own size, as `needs_wide_keys` does.
+        let wide = self.key_form(position.geometry()) == KeyForm::TwoWord;
+        // The saved table chose the keys' form from its own size, as `key_form` does; version 1
+        // also took two-word entries for every key longer than its near-leaf table's 56 bits.
         let saved_wide = Table::exact_key_bits_of(table_words)
-            .map(|exact| key_bits > exact.min(self.near_leaf.exact_key_bits()));
-        let restored = saved_wide == Some(wide)
-            && if wide {
-                self.table.restore::<u128>(entries, table_words, key_bits)
-            } else {
-                self.table.restore::<u64>(entries, table_words, key_bits)
-            };
+            .filter(|_| self.reads_table_layout(layout))
+            .map(|exact| match layout {
+                1 => key_bits > exact.min(56),
+                _ => key_bits > exact.min(u64::BITS),
+            });
+        let table = &self.table;
+        let restored = match (saved_wide, wide) {
+            (None, _) => false,
+            (Some(false), false) => table.restore::<u64, u64>(entries, table_words, key_bits),
+            (Some(false), true) => table.restore::<u64, u128>(entries, table_words, key_bits),
+            (Some(true), false) => table.restore::<u128, u64>(entries, table_words, key_bits),
+            (Some(true), true) => table.restore::<u128, u128>(entries, table_words, key_bits),
+        };
         if !restored {
             self.clear_tables();
             return Err(SolverError::TableSize {
@@ -800,10 +815,10 @@ impl Solver {
         if let Some(column) = (0..position.width()).find(|&c| position.is_winning_move(c)) {
             return (score, Some(column));
         }
-        let proven = if self.needs_wide_keys(position.geometry()) {
-            self.proven_column::<B, u128>(position, score)
-        } else {
-            self.proven_column::<B, u64>(position, score)
+        let proven = match self.key_form(position.geometry()) {
+            KeyForm::OneWord => self.proven_column::<B, OneWordKeys>(position, score),
+            KeyForm::OneWordShared => self.proven_column::<B, OneWordSharedKeys>(position, score),
+            KeyForm::TwoWord => self.proven_column::<B, TwoWordKeys>(position, score),
         };
         // The table's move proved the score's lower bound; one more (mostly cached) solve
         // confirms it rather than trusting that no later store replaced it.
@@ -817,17 +832,17 @@ impl Solver {
         (score, self.best_columns(position).first().copied())
     }
 
-    /// The column the table holds for `position`, under keys of type `K`, when its bounds prove
+    /// The column the table holds for `position`, under keys of form `K`, when its bounds prove
     /// `score`.
-    fn proven_column<B: Bitboard, K: Bitboard>(
+    fn proven_column<B: Bitboard, K: Keys>(
         &self,
         position: &Position<B>,
         score: Score,
     ) -> Option<u32> {
         let geometry = position.geometry();
-        let (table_key, flipped) = self.table_key::<B, K>(geometry, position.key());
+        let (table_key, flipped) = self.table_key(geometry, position.key());
         let empty = (geometry.area() - position.moves_played()) as i32;
-        let known = self.table_for(empty).probe(table_key)?;
+        let known = self.known::<B, K>(empty, table_key)?;
         let column = known.best?;
         let column = if flipped {
             geometry.width - 1 - column
@@ -1009,25 +1024,34 @@ impl Solver {
 
     /// [`negamax`](Self::negamax) compiled for the position's board: the standard board gets its
     /// own copy with the shape built in (a fifth fewer instructions), every other board the
-    /// general one of the 64-bit bitboard with 64-bit keys where those fit the tables' one-word
-    /// entries, else the one of its own bitboard with 128-bit keys.
+    /// general one of the 64-bit bitboard where its keys fit 64 bits, with the [`KeyForm`] its
+    /// keys take, else the one of its own bitboard with two-word keys.
     fn search<B: Bitboard>(&mut self, position: &Position<B>, alpha: i32, beta: i32) -> i32 {
         let narrow = position.narrowed();
-        let wide_keys = self.needs_wide_keys(position.geometry());
+        let form = self.key_form(position.geometry());
         if let Some(standard) = narrow.filter(|p| *p.geometry() == Geometry::STANDARD) {
-            debug_assert!(!wide_keys, "7x6 keys fit the smallest tables");
+            debug_assert_eq!(form, KeyForm::OneWord, "7x6 keys fit the smallest tables");
             const STANDARD_WIDTH: usize = Geometry::STANDARD.width as usize;
-            self.search_from::<u64, StandardShape, u64, STANDARD_WIDTH>(&standard, alpha, beta)
-        } else if let Some(narrow) = narrow.filter(|_| !wide_keys) {
-            self.search_from::<u64, AnyShape, u64, MAX_WIDTH>(&narrow, alpha, beta)
+            self.search_from::<u64, StandardShape, OneWordKeys, STANDARD_WIDTH>(
+                &standard, alpha, beta,
+            )
+        } else if let Some(narrow) = narrow.filter(|_| form == KeyForm::OneWord) {
+            self.search_from::<u64, AnyShape, OneWordKeys, MAX_WIDTH>(&narrow, alpha, beta)
+        } else if let Some(narrow) = narrow.filter(|_| form == KeyForm::OneWordShared) {
+            self.search_from::<u64, AnyShape, OneWordSharedKeys, MAX_WIDTH>(&narrow, alpha, beta)
         } else {
-            self.search_from::<B, AnyShape, u128, MAX_WIDTH>(position, alpha, beta)
+            debug_assert_eq!(
+                form,
+                KeyForm::TwoWord,
+                "keys of up to 64 bits have a 64-bit board"
+            );
+            self.search_from::<B, AnyShape, TwoWordKeys, MAX_WIDTH>(position, alpha, beta)
         }
     }
 
     /// [`negamax`](Self::negamax) from `position`, in the copy that splits its moves between
     /// threads when it has enough empty cells.
-    fn search_from<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize>(
+    fn search_from<B: Bitboard, S: Shape<B>, K: Keys, const WIDTH: usize>(
         &mut self,
         position: &Position<B>,
         alpha: i32,
@@ -1042,15 +1066,19 @@ impl Solver {
         }
     }
 
-    /// Whether keys of `geometry`'s board are too long for the tables' one-word entries to tell
-    /// apart exactly (see [`Table`]): those take 128-bit keys and two-word entries, so that no
-    /// two positions share an entry. 7x6 and 6x7 keys never are; 9x5, 8x6 and 7x7 ones are.
-    fn needs_wide_keys<B: Bitboard>(&self, geometry: &Geometry<B>) -> bool {
-        let exact = self
-            .table
-            .exact_key_bits()
-            .min(self.near_leaf.exact_key_bits());
-        geometry.key_bits() > exact
+    /// The form in which the tables take keys of `geometry`'s board, each table as its size
+    /// allows: 7x6 keys always fit one-word entries, as do 9x5, 8x6 and 7x7 ones (56 bits) with
+    /// the near-leaf table's 2^15 buckets; 9x6 and 8x7 ones (63 and 64 bits) fit those of a
+    /// shared table of 128 or 256 MiB or more, but never the near-leaf table's.
+    fn key_form<B: Bitboard>(&self, geometry: &Geometry<B>) -> KeyForm {
+        let bits = geometry.key_bits();
+        if bits > u64::BITS || bits > self.table.exact_key_bits() {
+            KeyForm::TwoWord
+        } else if bits > self.near_leaf.exact_key_bits() {
+            KeyForm::OneWordShared
+        } else {
+            KeyForm::OneWord
+        }
     }
 
     /// The score of `position` if it lies strictly between `alpha` and `beta`; otherwise a bound
@@ -1062,7 +1090,7 @@ impl Solver {
     ///
     /// Requires that the side to move cannot win at once (every caller checks that first, and
     /// children are only ever reached through moves that do not allow an immediate win).
-    fn negamax<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize, const SPLIT: bool>(
+    fn negamax<B: Bitboard, S: Shape<B>, K: Keys, const WIDTH: usize, const SPLIT: bool>(
         &mut self,
         position: &Position<B>,
         threats: Threats<B>,
@@ -1137,7 +1165,7 @@ impl Solver {
             );
         }
 
-        let (table_key, flipped) = self.table_key::<B, K>(&geometry, position.key());
+        let (table_key, flipped) = self.table_key(&geometry, position.key());
         let orient = |column: u32| {
             if flipped {
                 geometry.width - 1 - column
@@ -1147,7 +1175,7 @@ impl Solver {
         };
         let mut hint = None;
         let empty = area - moves;
-        if let Some(known) = self.table_for(empty).probe(table_key) {
+        if let Some(known) = self.known::<B, K>(empty, table_key) {
             lower = lower.max(known.lower);
             upper = upper.min(known.upper);
             hint = known.best.map(orient);
@@ -1168,7 +1196,7 @@ impl Solver {
         // After a move from an odd number of empty cells the opponent may face our follow-up
         // strategy; only a bound of at least `beta` cuts, and the bound is at most 1.
         let check_children = beta <= 1 && empty % 2 == 1;
-        let mut list = MoveList::<B, K, WIDTH>::new();
+        let mut list = MoveList::<B, B, WIDTH>::new();
         for &column in centre_out(geometry.width) {
             let column = u32::from(column);
             let cell = candidates & position.cell_in(column);
@@ -1183,10 +1211,8 @@ impl Solver {
                         }
                     }
                 }
-                let child_key = self
-                    .table_key::<B, K>(&geometry, position.key_after(cell))
-                    .0;
-                self.table_for(empty - 1).prefetch(child_key);
+                let child_key = self.table_key(&geometry, position.key_after(cell)).0;
+                self.prefetch::<B, K>(empty - 1, child_key);
                 let created = position.winning_cells_after(cell);
                 if position.leaves_two_playable_threats(cell, created) {
                     return (area - 1 - moves) / 2;
@@ -1206,14 +1232,14 @@ impl Solver {
         }
         if area - moves > ETC_MIN_EMPTY {
             for (_, column, child_key, _) in list.iter() {
-                if let Some(child) = self.table_for(empty - 1).probe(child_key) {
+                if let Some(child) = self.known::<B, K>(empty - 1, child_key) {
                     if -child.upper >= beta {
                         let bounds = Bounds {
                             lower: -child.upper,
                             upper,
                             best: Some(orient(column)),
                         };
-                        self.table_for(empty).store(table_key, bounds, 0);
+                        self.remember::<B, K>(empty, table_key, bounds, 0);
                         return -child.upper;
                     }
                 }
@@ -1289,7 +1315,7 @@ impl Solver {
             }
         };
         let work = 64 - (self.nodes - nodes_in).leading_zeros();
-        self.table_for(empty).store(table_key, bounds, work);
+        self.remember::<B, K>(empty, table_key, bounds, work);
         best_score
     }
 }
@@ -1299,7 +1325,7 @@ impl Solver {
     /// mover's winning cells after it), from the child's search in the window `alpha..beta`
     /// turned around, with the copy of [`negamax`](Self::negamax) for the child's empty cells.
     #[inline(always)]
-    fn play<B: Bitboard, S: Shape<B>, K: Bitboard, const WIDTH: usize, const SPLIT: bool>(
+    fn play<B: Bitboard, S: Shape<B>, K: Keys, const WIDTH: usize, const SPLIT: bool>(
         &mut self,
         position: &Position<B>,
         cell: B,
@@ -1324,27 +1350,49 @@ impl Solver {
         }
     }
 
-    /// The table for positions with `empty` empty cells.
-    #[inline]
-    fn table_for(&self, empty: i32) -> &Table {
+    /// The bounds that the table for positions with `empty` empty cells holds for `key`.
+    #[inline(always)]
+    fn known<B: Bitboard, K: Keys>(&self, empty: i32, key: B) -> Option<Bounds> {
         if empty <= self.near_leaf_empty {
-            &self.near_leaf
+            self.near_leaf.probe(K::NearLeaf::from_u128(key.to_u128()))
         } else {
-            &self.table
+            self.table.probe(K::Shared::from_u128(key.to_u128()))
         }
     }
 
-    /// The key, of type `K`, under which `key`'s position is stored, and whether it is the
-    /// mirror image.
+    /// Records `bounds` for `key` in the table for positions with `empty` empty cells, after a
+    /// search of about `2^work` nodes.
+    #[inline(always)]
+    fn remember<B: Bitboard, K: Keys>(&self, empty: i32, key: B, bounds: Bounds, work: u32) {
+        if empty <= self.near_leaf_empty {
+            self.near_leaf
+                .store(K::NearLeaf::from_u128(key.to_u128()), bounds, work);
+        } else {
+            self.table
+                .store(K::Shared::from_u128(key.to_u128()), bounds, work);
+        }
+    }
+
+    /// Starts loading the entry of `key` in the table for positions with `empty` empty cells.
+    #[inline(always)]
+    fn prefetch<B: Bitboard, K: Keys>(&self, empty: i32, key: B) {
+        if empty <= self.near_leaf_empty {
+            self.near_leaf
+                .prefetch(K::NearLeaf::from_u128(key.to_u128()));
+        } else {
+            self.table.prefetch(K::Shared::from_u128(key.to_u128()));
+        }
+    }
+
+    /// The key under which `key`'s position is stored, and whether it is the mirror image.
     #[inline]
-    fn table_key<B: Bitboard, K: Bitboard>(&self, geometry: &Geometry<B>, key: B) -> (K, bool) {
-        let (key, flipped) = if self.mirror {
+    fn table_key<B: Bitboard>(&self, geometry: &Geometry<B>, key: B) -> (B, bool) {
+        if self.mirror {
             let mirrored = geometry.mirror_key(key);
             (mirrored.min(key), mirrored < key)
         } else {
             (key, false)
-        };
-        (K::from_u128(key.to_u128()), flipped)
+        }
     }
 }
 
@@ -1394,8 +1442,50 @@ impl<B: Bitboard> Shape<B> for AnyShape {
     }
 }
 
+/// How each table stores a board's keys (see [`Table`]): in one-word entries where their
+/// buckets and checks tell the keys apart exactly, else in two-word entries, so that no two
+/// positions ever share an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KeyForm {
+    /// One word in both tables.
+    OneWord,
+    /// One word in the shared table, which is large enough; two in the near-leaf table.
+    OneWordShared,
+    /// Two words in both.
+    TwoWord,
+}
+
+/// A [`KeyForm`] as types, for the copies of the search compiled for each: the key types of
+/// the shared and the near-leaf table.
+trait Keys {
+    type Shared: Bitboard;
+    type NearLeaf: Bitboard;
+}
+
+/// [`KeyForm::OneWord`].
+struct OneWordKeys;
+/// [`KeyForm::OneWordShared`].
+struct OneWordSharedKeys;
+/// [`KeyForm::TwoWord`].
+struct TwoWordKeys;
+
+impl Keys for OneWordKeys {
+    type Shared = u64;
+    type NearLeaf = u64;
+}
+
+impl Keys for OneWordSharedKeys {
+    type Shared = u64;
+    type NearLeaf = u128;
+}
+
+impl Keys for TwoWordKeys {
+    type Shared = u128;
+    type NearLeaf = u128;
+}
+
 /// What identifies a board for the tables: its size (which decides how keys are stored, see
-/// [`Solver::needs_wide_keys`]).
+/// [`Solver::key_form`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Board {
     width: u32,
@@ -1490,6 +1580,7 @@ fn root_bounds<B: Bitboard>(position: &Position<B>) -> (i32, i32) {
 mod tests {
     use super::*;
     use crate::solver::book::canonical_key;
+    use crate::solver::table::LAYOUT;
     use proptest::prelude::*;
     use std::collections::HashMap;
 
@@ -1671,11 +1762,125 @@ mod tests {
         for (width, height) in [(8, 7), (9, 6)] {
             let solver = Solver::with_table_bits(16);
             let board = Position::<u64>::new(width, height).unwrap();
-            assert!(solver.needs_wide_keys(board.geometry()), "{width}x{height}");
+            assert_eq!(solver.key_form(board.geometry()), KeyForm::TwoWord);
             check_ends_of_games::<u64>(width, height, 0x2545_f491);
         }
         let solver = Solver::with_table_bits(16);
-        assert!(!solver.needs_wide_keys(Position::<u64>::new(9, 5).unwrap().geometry()));
+        let board = Position::<u64>::new(9, 5).unwrap();
+        assert_eq!(solver.key_form(board.geometry()), KeyForm::OneWord);
+    }
+
+    /// Up to 24 positions with `empty` empty cells on a `width` x `height` board, each of
+    /// random moves that do not complete four (a fixed xorshift sequence from `seed`).
+    fn positions_with_empty(width: u32, height: u32, empty: u32, seed: u64) -> Vec<Position> {
+        let mut state = seed;
+        let mut column = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % 251) as u8
+        };
+        let stones = width * height - empty;
+        (0..24)
+            .map(|_| {
+                let columns: Vec<u8> = (0..1000).map(|_| column()).collect();
+                position_from(width, height, &columns, stones)
+            })
+            .filter(|position| position.moves_played() == stones)
+            .collect()
+    }
+
+    #[test]
+    fn a_large_shared_table_takes_one_word_keys_that_the_near_leaf_table_cannot() {
+        // 6x9 keys have 60 bits: one-word entries tell them apart in tables of 2^21 words (2^19
+        // buckets and 41 bits of check) but not in the near-leaf table; 9x6 keys (63 bits) need
+        // 2^24 words.
+        let key_form = |bits: u32, width: u32, height: u32| {
+            let board = Position::<u64>::new(width, height).unwrap();
+            Solver::with_table_bits(bits).key_form(board.geometry())
+        };
+        assert_eq!(key_form(21, 6, 9), KeyForm::OneWordShared);
+        assert_eq!(key_form(20, 6, 9), KeyForm::TwoWord);
+        assert_eq!(key_form(24, 9, 6), KeyForm::OneWordShared);
+        assert_eq!(key_form(23, 9, 6), KeyForm::TwoWord);
+        assert_eq!(key_form(16, 7, 6), KeyForm::OneWord);
+        // Positions of 30 and 24 empty cells search both tables: every score and column
+        // agrees with two-word keys throughout.
+        let (mut one_word, mut two_word) =
+            (Solver::with_table_bits(21), Solver::with_table_bits(16));
+        let mut positions = positions_with_empty(6, 9, 30, 0x51ed_270b);
+        positions.extend(positions_with_empty(6, 9, 24, 0x2545_f491));
+        assert!(positions.len() >= 20, "{}", positions.len());
+        for position in &positions {
+            assert_eq!(
+                one_word.solve(position),
+                two_word.solve(position),
+                "{position:?}"
+            );
+            assert_eq!(one_word.analyze(position), two_word.analyze(position));
+        }
+        assert!(one_word.nodes() > 100_000, "{}", one_word.nodes());
+    }
+
+    #[test]
+    fn proven_entries_move_between_key_forms_and_layouts() {
+        // 6x9: two-word keys in a table of 2^16 words, one-word ones in the shared table of 2^21.
+        // The first position of 22 empty cells that takes a search of some length.
+        let mut two_word = Solver::with_table_bits(16);
+        let (position, score, fresh_nodes) = positions_with_empty(6, 9, 30, 0x9e37_79b9)
+            .into_iter()
+            .find_map(|position| {
+                two_word.reset();
+                let score = two_word.solve(&position);
+                (two_word.nodes() > 10_000).then(|| (position, score, two_word.nodes()))
+            })
+            .expect("a position that takes a search");
+        let two_word_words: Vec<_> = two_word.proven_entries(&position, 0).collect();
+        // A resumed search finds the root's bounds and most of what lies below in its table.
+        let resumes = |solver: &mut Solver, layout: u64, table_words: u64, words: &[(u64, u64)]| {
+            solver
+                .restore_proven(&position, layout, table_words, words.iter().copied())
+                .unwrap();
+            assert_eq!(solver.solve(&position), score);
+            assert!(
+                solver.nodes() < fresh_nodes / 4,
+                "{} of {fresh_nodes}",
+                solver.nodes()
+            );
+        };
+        let mut one_word = Solver::with_table_bits(21);
+        resumes(&mut one_word, LAYOUT, 1 << 16, &two_word_words);
+        let one_word_words: Vec<_> = one_word.proven_entries(&position, 0).collect();
+        resumes(
+            &mut Solver::with_table_bits(16),
+            LAYOUT,
+            1 << 21,
+            &one_word_words,
+        );
+        resumes(
+            &mut Solver::with_table_bits(21),
+            LAYOUT,
+            1 << 21,
+            &one_word_words,
+        );
+        // Layout 1 kept these keys in two-word entries even in a table of 2^21 words: such
+        // words come back as what they are, in either form.
+        let layout_1 = Table::with_bits(21);
+        assert!(layout_1.restore::<u128, u128>(two_word_words.iter().copied(), 1 << 16, 60));
+        let layout_1_words: Vec<_> = layout_1.proven_words::<u128>(0).collect();
+        resumes(
+            &mut Solver::with_table_bits(21),
+            1,
+            1 << 21,
+            &layout_1_words,
+        );
+        resumes(
+            &mut Solver::with_table_bits(16),
+            1,
+            1 << 21,
+            &layout_1_words,
+        );
+        assert!(!one_word.reads_table_layout(LAYOUT + 1));
     }
 
     /// Checks a rule that claims a win with the stone after next: in random games on three
@@ -2117,7 +2322,12 @@ mod tests {
         for bits in [22, 18] {
             let mut resumed = Solver::with_table_bits(bits);
             resumed
-                .restore_proven(&position, stopped.table_words(), entries.iter().copied())
+                .restore_proven(
+                    &position,
+                    LAYOUT,
+                    stopped.table_words(),
+                    entries.iter().copied(),
+                )
                 .unwrap();
             let again = resumed.solve_between(&position, lower, upper, &Limits::default());
             assert_eq!(again, Ok(score), "{bits} bits");
@@ -2135,7 +2345,7 @@ mod tests {
         let outside = entries.iter().copied().chain([(words, 0)]);
         for (saved, entries) in [(3 << 17, entries.clone()), (words, outside.collect())] {
             let mut resumed = Solver::with_table_bits(20);
-            let refused = resumed.restore_proven(&position, saved, entries);
+            let refused = resumed.restore_proven(&position, LAYOUT, saved, entries);
             assert!(matches!(refused, Err(SolverError::TableSize { .. })));
             resumed.solve(&position);
             assert_eq!(resumed.nodes(), whole);

@@ -35,9 +35,13 @@ use super::bitboard::Bitboard;
 /// unless 64 bits of the two entries happen to match.
 const USED: u64 = 1 << 63;
 
-/// The version of the entry words and bucket hashing above. Checkpoints keep raw entry words, so
-/// any change to them takes a new number, and older checkpoints are refused.
-pub(crate) const LAYOUT: u64 = 1;
+/// The version of the entry words and bucket hashing above, and of the solver's rule for which
+/// boards' keys take two-word entries in the shared table. Checkpoints keep raw entry words, so
+/// any change to them takes a new number, and older checkpoints are refused. Version 1 had the
+/// same words, but took two-word entries for keys longer than the near-leaf table tells apart
+/// even where the shared table could (9x6 and 8x7 with tables of 128 or 256 MiB or more); its
+/// checkpoints are still read.
+pub(crate) const LAYOUT: u64 = 2;
 
 /// Bits of each bound in an entry for keys of type `K`, the scores stored from `2^(bits - 1)`:
 /// 6 for `u64` keys, whose boards fit 64 bits with sides of at most 16 and so have at most 60
@@ -207,15 +211,16 @@ impl Table {
             })
     }
 
-    /// Writes back words that [`proven_words::<K>`](Self::proven_words) took from a table of
-    /// `saved_words` words, for keys of at most `key_bits` bits: in place into a table of that
-    /// size, entry by entry into one of another, each key told from its entry's place and checks
-    /// and stored as a search stores it (in a smaller table, an entry takes the place of the
-    /// one with the least work in its bucket). Refuses words that are not such a table's
-    /// entries and, into a table of another size, keys too long for the saved table to have
-    /// told apart exactly, which could come back as another position's; what it wrote before
-    /// refusing is left for the caller to [`clear`](Self::clear).
-    pub(crate) fn restore<K: Bitboard>(
+    /// Writes back words that [`proven_words::<S>`](Self::proven_words) took from a table of
+    /// `saved_words` words, for keys of at most `key_bits` bits, into entries for keys of type
+    /// `K`: in place into a table of that size with entries of the same form, entry by entry
+    /// otherwise, each key told from its entry's place and checks and stored as a search stores
+    /// it (in a smaller table, an entry takes the place of the one with the least work in its
+    /// bucket). Refuses words that are not such a table's entries and, where they do not go
+    /// back in place, keys too long for the saved table to have told apart exactly, which could
+    /// come back as another position's; what it wrote before refusing is left for the caller to
+    /// [`clear`](Self::clear).
+    pub(crate) fn restore<S: Bitboard, K: Bitboard>(
         &self,
         words: impl IntoIterator<Item = (u64, u64)>,
         saved_words: u64,
@@ -224,12 +229,13 @@ impl Table {
         let Some(saved) = Hashing::of_words(saved_words) else {
             return false;
         };
-        if saved != self.hashing && key_bits > saved.exact_key_bits::<K>() {
+        let in_place = saved == self.hashing && is_wide::<S>() == is_wide::<K>();
+        if !in_place && key_bits > saved.exact_key_bits::<S>() {
             return false;
         }
         // The write log does not know these blocks: the next clear wipes the whole table.
         self.written.len.store(WRITE_LOG + 1, Relaxed);
-        if saved == self.hashing {
+        if in_place {
             words.into_iter().all(|(index, word)| {
                 let inside = index < saved_words;
                 if inside {
@@ -238,9 +244,12 @@ impl Table {
                 inside
             })
         } else {
-            saved_entries::<K>(saved, words, key_bits).all(|entry| {
+            saved_entries::<S>(saved, words, key_bits).all(|entry| {
                 entry
-                    .inspect(|&(key, entry)| self.store(key, decode::<K>(entry), work_of(entry)))
+                    .inspect(|&(key, entry)| {
+                        let key = K::from_u128(key.to_u128());
+                        self.store(key, decode::<S>(entry), work_of(entry));
+                    })
                     .is_some()
             })
         }
@@ -710,12 +719,9 @@ mod tests {
         }
     }
 
-    /// Stores bounds for `count` keys of `key_bits` bits in a table of 2^18 words, moves what
-    /// it holds into tables of 2^16, 2^18 and 2^20 words, and checks every entry that came
-    /// along, and that the largest kept them all.
-    fn entries_move_to_a_table_of_another_size<K: Bitboard>(key_bits: u32, count: usize) {
-        let table = Table::with_bits(18);
-        let stored: Vec<(K, Bounds)> = keys(128 - key_bits)
+    /// `count` keys of `key_bits` bits, each with bounds of its own.
+    fn keys_with_bounds(key_bits: u32, count: usize) -> impl Iterator<Item = (u128, Bounds)> {
+        keys(128 - key_bits)
             .take(count)
             .enumerate()
             .map(|(i, key)| {
@@ -725,8 +731,17 @@ mod tests {
                     upper: score + i as i32 % 3,
                     best: Some(i as u32 % 7),
                 };
-                (K::from_u128(key), bounds)
+                (key, bounds)
             })
+    }
+
+    /// Stores bounds for `count` keys of `key_bits` bits in a table of 2^18 words, moves what
+    /// it holds into tables of 2^16, 2^18 and 2^20 words, and checks every entry that came
+    /// along, and that the largest kept them all.
+    fn entries_move_to_a_table_of_another_size<K: Bitboard>(key_bits: u32, count: usize) {
+        let table = Table::with_bits(18);
+        let stored: Vec<(K, Bounds)> = keys_with_bounds(key_bits, count)
+            .map(|(key, bounds)| (K::from_u128(key), bounds))
             .collect();
         // Work from 1 up, as a checkpoint's entries have (an entry of work 0 ties with an empty
         // way, and may take the place of another such entry when moved).
@@ -746,7 +761,7 @@ mod tests {
         let held = kept(&table);
         for bits in [16, 18, 20] {
             let other = Table::with_bits(bits);
-            assert!(other.restore::<K>(words.iter().copied(), table.words() as u64, key_bits));
+            assert!(other.restore::<K, K>(words.iter().copied(), table.words() as u64, key_bits));
             let moved = kept(&other);
             assert!(
                 moved <= held && (bits < 18 || moved == held),
@@ -766,15 +781,15 @@ mod tests {
         };
         damaged[at].1 ^= 1 << bit;
         for bad in [outside, damaged] {
-            assert!(!other.restore::<K>(bad, table.words() as u64, key_bits));
+            assert!(!other.restore::<K, K>(bad, table.words() as u64, key_bits));
         }
         // So are a size no table has, and keys longer than the saved table told apart, unless
         // they go back in place, where their entries match as they did.
-        assert!(!other.restore::<K>(words.iter().copied(), 3 << 17, key_bits));
+        assert!(!other.restore::<K, K>(words.iter().copied(), 3 << 17, key_bits));
         let too_long = table.hashing.exact_key_bits::<K>() + 1;
-        assert!(!other.restore::<K>(words.iter().copied(), table.words() as u64, too_long));
+        assert!(!other.restore::<K, K>(words.iter().copied(), table.words() as u64, too_long));
         let same = Table::with_bits(18);
-        assert!(same.restore::<K>(words.iter().copied(), table.words() as u64, too_long));
+        assert!(same.restore::<K, K>(words.iter().copied(), table.words() as u64, too_long));
         assert_eq!(kept(&same), held);
     }
 
@@ -785,6 +800,36 @@ mod tests {
         entries_move_to_a_table_of_another_size::<u64>(49, 8_000);
         entries_move_to_a_table_of_another_size::<u128>(64, 8_000);
         entries_move_to_a_table_of_another_size::<u128>(110, 8_000);
+    }
+
+    /// Stores bounds for 4,000 keys of 57 bits (the most that one-word entries of a 2^18-word
+    /// table tell apart) in entries for keys of type `S`, moves them into tables of 2^18 and
+    /// 2^20 words with entries for keys of type `K`, and checks every entry that came along,
+    /// and that a table as large as the first, or larger, kept them all.
+    fn entries_change_form<S: Bitboard, K: Bitboard>() {
+        let key_bits = 57;
+        let table = Table::with_bits(18);
+        assert_eq!(table.hashing.exact_key_bits::<u64>(), key_bits);
+        let stored: Vec<(u128, Bounds)> = keys_with_bounds(key_bits, 4_000).collect();
+        for (i, &(key, bounds)) in stored.iter().enumerate() {
+            table.store(S::from_u128(key), bounds, 1 + i as u32 % 16);
+        }
+        let words: Vec<_> = table.proven_words::<S>(0).collect();
+        for bits in [18, 20] {
+            let other = Table::with_bits(bits);
+            assert!(other.restore::<S, K>(words.iter().copied(), table.words() as u64, key_bits));
+            for &(key, bounds) in &stored {
+                let found = table.probe(S::from_u128(key));
+                assert_eq!(found.map(|_| bounds), found);
+                assert_eq!(other.probe(K::from_u128(key)), found, "{bits}: {key:x}");
+            }
+        }
+    }
+
+    #[test]
+    fn entries_change_form_between_one_word_and_two() {
+        entries_change_form::<u128, u64>();
+        entries_change_form::<u64, u128>();
     }
 
     #[test]
