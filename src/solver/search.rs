@@ -355,7 +355,8 @@ impl Solver {
         let key_bits = position.geometry().key_bits();
         let wide = self.key_form(position.geometry()) == KeyForm::TwoWord;
         // The saved table chose the keys' form from its own size, as `key_form` does; version 1
-        // also took two-word entries for every key longer than its near-leaf table's 56 bits.
+        // also took two-word entries for every key longer than its near-leaf table's 56 bits (57
+        // with threads, a length no board's keys have).
         let saved_wide = Table::exact_key_bits_of(table_words)
             .filter(|_| self.reads_table_layout(layout))
             .map(|exact| match layout {
