@@ -1072,6 +1072,20 @@ mod tests {
         let refused = run(line, &mut Vec::new());
         assert!(refused.contains("cut short or damaged"), "{refused}");
         std::fs::write(&file, &whole).unwrap();
+        // A file of a table layout this build does not know is refused; one of layout 1, whose
+        // 7x6 entries are this layout's, is read.
+        let (_, words) = Checkpoint::read_whole(&file).unwrap().unwrap();
+        let save_as = |table_layout| {
+            let saved = Checkpoint {
+                table_layout,
+                ..saved.clone()
+            };
+            saved.write(&file, || words.iter().copied()).unwrap();
+        };
+        save_as(Solver::new().table_layout() + 1);
+        let refused = run(line, &mut Vec::new());
+        assert!(refused.contains("with other table entries"), "{refused}");
+        save_as(1);
         // The second run goes on from it, with a table four times the size, and saves the
         // score and that table's size.
         let bigger = BatchOptions {
