@@ -370,7 +370,9 @@ fn solve_checkpointed<B: Bitboard>(
                 saved: mib(saved.table_words),
                 table: mib(solver.table_words()),
             })?;
+            // Later saves are of this run's table, in this build's layout.
             Checkpoint {
+                table_layout: solver.table_layout(),
                 table_words: solver.table_words(),
                 ..saved
             }
@@ -1103,6 +1105,7 @@ mod tests {
         assert_eq!((done.lower, done.upper), (1, 1));
         assert!(done.nodes > saved.nodes && done_words.is_empty());
         assert_eq!(done.table_words, 1 << 22);
+        assert_eq!(done.table_layout, Solver::new().table_layout());
         // A third answers from the file; a log that fails does not stop a search; a finished
         // checkpoint gives way to the next position's.
         assert_eq!(run(line, &mut Vec::new()), "73664511 1\n");
