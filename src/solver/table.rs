@@ -541,8 +541,8 @@ fn decode<K: Bitboard>(entry: u64) -> Bounds {
 ///
 /// A table of 1 GiB or more goes on 1 GiB pages where the system has them reserved
 /// (`/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages` on Linux): the 2 MiB pages of
-/// such a table are more than the TLB holds, and its page walks then cost as much as the
-/// misses (on 9x5 with a 1 GiB table, 0.83-0.90 of the time with a 1 GiB page).
+/// such a table are more than the TLB holds, so its probes pay page walks on top of their misses
+/// (on 9x5 with a 1 GiB table, 0.78-0.88 of the time with a 1 GiB page, 0.81 with two threads).
 struct Entries {
     /// The first entry: the allocation's first 2 MiB boundary.
     ptr: std::ptr::NonNull<u64>,
