@@ -18,7 +18,7 @@ use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions};
 use crate::protocol::command::HASH_MIB;
 use crate::solver::book::Book;
-use crate::solver::{table_bits_for_mib, DEFAULT_TABLE_BITS, MAX_THREADS};
+use crate::solver::{table_bits_for_mib, table_mib, DEFAULT_TABLE_BITS, MAX_THREADS};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 
 /// What `c4 --help` ends with.
@@ -204,7 +204,7 @@ impl SolveArgs {
             format!(
                 "c4 solve: note: the table is {} MiB, the default, which suits 7x6; a search from \
                  early on a {}x{} board wants far more: --hash MB (such as --hash 1024)",
-                1 << (DEFAULT_TABLE_BITS - 17),
+                table_mib(DEFAULT_TABLE_BITS),
                 board.width(),
                 board.height()
             )

@@ -22,7 +22,8 @@ pub use any_position::AnyPosition;
 pub use bitboard::Bitboard;
 pub use position::Position;
 pub use search::{
-    table_bits_for_mib, Limits, Solver, DEFAULT_TABLE_BITS, MAX_THREADS, PARALLEL_MIN_NODES,
+    table_bits_for_mib, table_mib, Limits, Solver, DEFAULT_TABLE_BITS, MAX_THREADS,
+    PARALLEL_MIN_NODES,
 };
 
 use std::fmt;

@@ -26,6 +26,12 @@ pub fn table_bits_for_mib(mib: u32) -> u32 {
     17 + mib.max(1).ilog2()
 }
 
+/// The MiB of a table of `2^bits` entries (at least 2^17): the inverse of
+/// [`table_bits_for_mib`].
+pub fn table_mib(bits: u32) -> u64 {
+    1 << bits.saturating_sub(17)
+}
+
 /// The most threads one search uses.
 pub const MAX_THREADS: usize = 64;
 
@@ -179,7 +185,7 @@ impl Solver {
     /// outgrow the memory free later).
     pub fn try_with_table_bits(bits: u32) -> Result<Solver, SolverError> {
         let table = Table::try_with_bits(bits).ok_or(SolverError::TableMemory {
-            mib: 1 << bits.clamp(16, 36).saturating_sub(17),
+            mib: table_mib(bits.clamp(16, 36)),
         })?;
         Ok(Solver::on_tables(
             Arc::new(table),
@@ -361,7 +367,7 @@ impl Solver {
             .filter(|_| self.reads_table_layout(layout))
             .map(|exact| match layout {
                 1 => key_bits > exact.min(56),
-                _ => key_bits > exact.min(u64::BITS),
+                _ => takes_two_words(key_bits, exact),
             });
         let table = &self.table;
         let restored = match (saved_wide, wide) {
@@ -1073,7 +1079,7 @@ impl Solver {
     /// shared table of 128 or 256 MiB or more, but never the near-leaf table's.
     fn key_form<B: Bitboard>(&self, geometry: &Geometry<B>) -> KeyForm {
         let bits = geometry.key_bits();
-        if bits > u64::BITS || bits > self.table.exact_key_bits() {
+        if takes_two_words(bits, self.table.exact_key_bits()) {
             KeyForm::TwoWord
         } else if bits > self.near_leaf.exact_key_bits() {
             KeyForm::OneWordShared
@@ -1483,6 +1489,12 @@ impl Keys for OneWordSharedKeys {
 impl Keys for TwoWordKeys {
     type Shared = u128;
     type NearLeaf = u128;
+}
+
+/// Whether keys of `key_bits` bits take two-word entries in a table whose one-word entries tell
+/// apart keys of up to `exact` bits: those longer, and every key past 64 bits.
+fn takes_two_words(key_bits: u32, exact: u32) -> bool {
+    key_bits > exact.min(u64::BITS)
 }
 
 /// What identifies a board for the tables: its size (which decides how keys are stored, see
