@@ -118,6 +118,37 @@ fn solve_notes_a_default_table_on_boards_past_7x6_and_only_there() {
 }
 
 #[test]
+fn bench_notes_a_default_table_on_boards_past_7x6_and_only_there() {
+    let note = "c4 bench: note: the table is 2 MiB, the default, which suits 7x6; a search from \
+                early on a 9x5 board wants far more: --hash MB (such as --hash 1024)\n";
+    let folder = scratch("bench-note");
+    let file = folder.join("9x5.txt");
+    // From the peer's 9x5 endgame file (fixtures/bench/9x5/endgame_L1.txt, its first line).
+    fs::write(&file, "5751150535167886240132331372246 3\n").unwrap();
+    let file = file.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        let args = [
+            &["bench", "--columns", "0", "--board", "9x5"][..],
+            extra,
+            &[file],
+        ]
+        .concat();
+        c4(&args, "")
+    };
+    let run = bench(&[]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, note));
+    for extra in [&["--hash", "4"][..], &["--bits", "19"]] {
+        let run = bench(extra);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{extra:?}");
+    }
+    let small = folder.join("6x7.txt");
+    fs::write(&small, "0011225344 -3\n").unwrap();
+    let small = small.to_str().unwrap();
+    let run = c4(&["bench", "--board", "6x7", "--columns", "0", small], "");
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "a 6x7 board");
+}
+
+#[test]
 fn version_is_the_same_for_c4_and_every_subcommand() {
     let expected = format!("c4 {}\n", env!("CARGO_PKG_VERSION"));
     for sub in SUBCOMMANDS {

@@ -195,21 +195,26 @@ const DEFAULT_TABLE_CELLS: u32 = 42;
 
 impl SolveArgs {
     /// A note for standard error when the table was left at its default on a board too big for
-    /// it, since a search from early on there runs many times slower in 2 MiB than with more
-    /// memory, and nothing else would say why.
+    /// it (see [`table_note`]).
     pub fn table_note(&self) -> Option<String> {
-        let board = &self.lines.board;
-        let cells = board.width() * board.height();
-        (self.hash.is_none() && cells > DEFAULT_TABLE_CELLS).then(|| {
-            format!(
-                "c4 solve: note: the table is {} MiB, the default, which suits 7x6; a search from \
-                 early on a {}x{} board wants far more: --hash MB (such as --hash 1024)",
-                table_mib(DEFAULT_TABLE_BITS),
-                board.width(),
-                board.height()
-            )
-        })
+        table_note("solve", &self.lines.board, self.hash.is_some())
     }
+}
+
+/// A note for standard error when `c4 MODE` left the table at its default (`table_set` false) on
+/// a board too big for it, since a search from early on there runs many times slower in 2 MiB
+/// than with more memory, and nothing else would say why.
+fn table_note(mode: &str, board: &BatchBoard, table_set: bool) -> Option<String> {
+    let cells = board.width() * board.height();
+    (!table_set && cells > DEFAULT_TABLE_CELLS).then(|| {
+        format!(
+            "c4 {mode}: note: the table is {} MiB, the default, which suits 7x6; a search from \
+             early on a {}x{} board wants far more: --hash MB (such as --hash 1024)",
+            table_mib(DEFAULT_TABLE_BITS),
+            board.width(),
+            board.height()
+        )
+    })
 }
 
 /// The book `--no-book` and `--book FILE` choose: none, the file's, or the built-in one.
@@ -230,9 +235,9 @@ pub struct BenchArgs {
     /// Take at most N positions per file
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<usize>,
-    /// A transposition table of 2^N entries, 10-30 (2^30 entries take 8 GiB)
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(10..=30))]
-    pub bits: u32,
+    /// A transposition table of 2^N entries, 10-30 (default 18: 2 MiB; 30: 8 GiB)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(10..=30))]
+    pub bits: Option<u32>,
     /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two)
     #[arg(long, value_name = "MB", value_parser = hash_mib, conflicts_with = "bits")]
     pub hash: Option<u32>,
@@ -274,7 +279,11 @@ impl BenchArgs {
         Ok(BenchOptions {
             step: self.step,
             limit: self.limit,
-            table_bits: self.hash.map_or(self.bits, table_bits_for_mib),
+            table_bits: self
+                .hash
+                .map(table_bits_for_mib)
+                .or(self.bits)
+                .unwrap_or(DEFAULT_TABLE_BITS),
             threads: self.threads,
             task: match (self.analyze, self.sizes) {
                 (true, _) => BenchTask::Analyze,
@@ -284,6 +293,13 @@ impl BenchArgs {
             book: chosen_book(self.no_book, self.book.as_deref())?,
             board: self.lines.board(),
         })
+    }
+
+    /// A note for standard error when the table was left at its default on a board too big for
+    /// it (see [`table_note`]); `--sizes` takes its boards from its files and is left out.
+    pub fn table_note(&self) -> Option<String> {
+        let set = self.hash.is_some() || self.bits.is_some();
+        table_note("bench", &self.lines.board, set || self.sizes)
     }
 
     /// Refuses a benchmark of nothing: files are required unless `--empty` is given.

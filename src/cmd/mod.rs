@@ -161,6 +161,9 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
 /// each mismatch said on standard error.
 fn bench(args: &args::BenchArgs) -> Result<Done, Failure> {
     args.check()?;
+    if let Some(note) = args.table_note() {
+        eprintln!("{note}");
+    }
     let options = args.options().map_err(|source| Failure::UnusableBook {
         mode: "bench",
         source,
