@@ -295,6 +295,11 @@ pub fn run_batch_solve(
     mut log: Option<&mut dyn Write>,
 ) -> io::Result<()> {
     let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
+    if let Some(log) = log.as_deref_mut() {
+        if let Some(line) = pages_note(&solver) {
+            writeln!(log, "{line}")?;
+        }
+    }
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -324,6 +329,22 @@ pub fn run_batch_solve(
         out.flush()?;
     }
     Ok(())
+}
+
+/// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
+/// and only the system's reserve (which needs root to set) can give them.
+fn pages_note(solver: &Solver) -> Option<String> {
+    let mib = solver.table_words() >> 17;
+    (mib >= 1024).then(|| {
+        if solver.table_on_giga_pages() {
+            format!("table: {mib} MiB on 1 GiB pages")
+        } else {
+            format!(
+                "table: {mib} MiB on ordinary pages (1 GiB pages, reserved by the system for the \
+                 whole table, would be faster: README, \"Big boards\")"
+            )
+        }
+    })
 }
 
 /// The exact score of `position`, its search stopped at `plan`'s interval to save what it has
@@ -923,6 +944,26 @@ mod tests {
              4455667 -18\n\
              44556671 error: move 8 (column 1): the game is already over (x won)\n"
         );
+    }
+
+    #[test]
+    fn a_table_of_1_gib_or_more_says_which_pages_it_lies_on() {
+        let log_of = |table_bits| {
+            let opts = BatchOptions {
+                table_bits,
+                ..BatchOptions::default()
+            };
+            let mut log = Vec::new();
+            run_batch_solve(&b""[..], &mut Vec::new(), &opts, Some(&mut log)).unwrap();
+            String::from_utf8(log).unwrap()
+        };
+        assert_eq!(log_of(26), "");
+        // Which one depends on the machine's reserve of 1 GiB pages.
+        let on_giga = "table: 1024 MiB on 1 GiB pages\n";
+        let ordinary = "table: 1024 MiB on ordinary pages (1 GiB pages, reserved by the system \
+                        for the whole table, would be faster: README, \"Big boards\")\n";
+        let log = log_of(27);
+        assert!(log == on_giga || log == ordinary, "{log}");
     }
 
     #[test]

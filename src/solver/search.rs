@@ -299,6 +299,12 @@ impl Solver {
         self.table.bytes() + self.threads * self.near_leaf.bytes()
     }
 
+    /// Whether the shared table lies on 1 GiB pages, which only tables of 1 GiB or more ask for
+    /// and only a system with that many of them reserved and free gives.
+    pub fn table_on_giga_pages(&self) -> bool {
+        self.table.on_giga_pages()
+    }
+
     /// Positions searched since the last [`reset`](Self::reset).
     pub fn nodes(&self) -> u64 {
         self.nodes

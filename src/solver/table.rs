@@ -183,6 +183,11 @@ impl Table {
         self.entries.len() * std::mem::size_of::<u64>()
     }
 
+    /// Whether the table lies on 1 GiB pages (see [`Entries`]).
+    pub(crate) fn on_giga_pages(&self) -> bool {
+        matches!(self.entries.backing, Backing::GigaPages(_))
+    }
+
     /// The table's size in words.
     pub(crate) fn words(&self) -> usize {
         self.entries.len()
@@ -903,6 +908,8 @@ mod tests {
         // On 1 GiB pages where the system has them reserved, else on ordinary memory.
         let table = Table::with_bits(27);
         assert_eq!(table.bytes(), 1 << 30);
+        // Smaller tables never ask for them.
+        assert!(!Table::with_bits(26).on_giga_pages());
         let stored: Vec<(u128, Bounds)> = keys_with_bounds(60, 1_000).collect();
         for &(key, bounds) in &stored {
             table.store(key as u64, bounds, 3);
