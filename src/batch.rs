@@ -440,7 +440,7 @@ fn solve_checkpointed<B: Bitboard>(
                 (found, state.write(&plan.file, words))
             }
         };
-        let report = match &saved {
+        let mut report = match &saved {
             Ok(words) => format!(
                 "checkpoint {}: {found} after {:.0} s and {} nodes; {words} table words saved",
                 plan.file.display(),
@@ -449,6 +449,12 @@ fn solve_checkpointed<B: Bitboard>(
             ),
             Err(e) => format!("checkpoint not saved ({found}): {e}"),
         };
+        if let Some(progress) = solver.probe_progress(position).filter(|_| score.is_none()) {
+            report += &format!(
+                "; probing score > {}: {} of {} moves ruled out",
+                progress.above, progress.ruled_out, progress.moves
+            );
+        }
         // A log that cannot be written is dropped; the search is worth more than its report.
         if log.as_mut().is_some_and(|log| {
             writeln!(log, "{report}")
@@ -1138,10 +1144,19 @@ mod tests {
         let mut log = Vec::new();
         assert_eq!(run_with(&bigger, line, &mut log), "73664511 1\n");
         let log = String::from_utf8(log).unwrap();
+        let lines: Vec<&str> = log.lines().collect();
+        let (last, stops) = lines.split_last().unwrap();
         assert!(
-            log.lines().last().unwrap().contains(": score 1 after"),
+            last.ends_with(" table words saved") && last.contains(": score 1 after"),
             "{log}"
         );
+        // Each save of an unfinished search says how far its probe got.
+        assert!(!stops.is_empty());
+        for line in stops {
+            assert!(line.contains(": score between "), "{line}");
+            assert!(line.contains("; probing score > "), "{line}");
+            assert!(line.ends_with(" of 7 moves ruled out"), "{line}");
+        }
         let (done, done_words) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert_eq!((done.lower, done.upper), (1, 1));
         assert!(done.nodes > saved.nodes && done_words.is_empty());

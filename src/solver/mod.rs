@@ -114,6 +114,17 @@ pub enum SolverError {
     },
 }
 
+/// How far a stopped search got in its last probe ([`Solver::probe_progress`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProbeProgress {
+    /// The probe asked whether the score is above this.
+    pub above: Score,
+    /// The moves known to score no more than `above`.
+    pub ruled_out: u32,
+    /// The moves the position has.
+    pub moves: u32,
+}
+
 /// An exact score from the side to move (see the module doc for the convention).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(i8);

@@ -11,7 +11,7 @@ use super::order::{centre_out, MoveList, MAX_WIDTH};
 use super::parallel::{Claim, Crew, Probe, Shared};
 use super::position::{has_stacked_threats_over, Geometry};
 use super::table::{Bounds, Table};
-use super::{Outcome, Position, Score, SolverError};
+use super::{Outcome, Position, ProbeProgress, Score, SolverError};
 
 /// The default table: 2^18 entries, 2 MiB. With the 1 MiB near-leaf table most probes hit the
 /// processor's caches, which pays for the positions a larger table would keep. Against 2^20
@@ -130,6 +130,9 @@ pub struct Solver {
     /// The probe this thread is searching (on the 128-bit bitboard, which holds every board),
     /// for helpers that join it midway.
     probe: Option<(Position<u128>, i32, i32)>,
+    /// The window of the last probe this thread started in the current search, kept after it
+    /// stops, for [`probe_progress`](Self::probe_progress).
+    last_window: Option<(i32, i32)>,
     /// The node count at which the helpers join this search.
     parallel_from: u64,
     /// Set when the helpers were called in during a probe, which this thread then starts again.
@@ -208,6 +211,7 @@ impl Solver {
             helpers: None,
             team: None,
             probe: None,
+            last_window: None,
             parallel_from: u64::MAX,
             restart: false,
             near_leaf_empty: NEAR_LEAF_EMPTY,
@@ -342,6 +346,58 @@ impl Solver {
         } else {
             Box::new(self.table.proven_words::<u64>(min_work))
         }
+    }
+
+    /// How far the last search of `position` got in its last probe, once stopped: the score the
+    /// probe asked to beat, and how many of the position's moves the tables show cannot beat it
+    /// (moves that let the opponent complete four at once among them). In a probe that finds
+    /// no better move, all of them must be ruled out, so on a long search this is its progress.
+    /// `None` if the search ran no probe.
+    pub fn probe_progress<B: Bitboard>(&self, position: &Position<B>) -> Option<ProbeProgress> {
+        let (alpha, _) = self.last_window?;
+        let candidates = position.non_losing_moves(Threats::of(position).opponent);
+        let mut progress = ProbeProgress {
+            above: Score::new(alpha as i8),
+            ruled_out: 0,
+            moves: 0,
+        };
+        for column in 0..position.geometry().width {
+            let cell = position.cell_in(column);
+            if cell == B::ZERO {
+                continue;
+            }
+            progress.moves += 1;
+            let mut child = *position;
+            child.play_unchecked(cell);
+            // A move scores minus its child's score, so at most minus the child's lower bound.
+            if candidates & cell == B::ZERO
+                || self
+                    .stored_bounds(&child)
+                    .is_some_and(|b| -b.lower <= alpha)
+            {
+                progress.ruled_out += 1;
+            }
+        }
+        Some(progress)
+    }
+
+    /// What either table holds for `position`, each looked up with the keys it takes.
+    fn stored_bounds<B: Bitboard>(&self, position: &Position<B>) -> Option<Bounds> {
+        let geometry = position.geometry();
+        let key = self.table_key(geometry, position.key()).0.to_u128();
+        let (shared_wide, near_leaf_wide) = match self.key_form(geometry) {
+            KeyForm::OneWord => (false, false),
+            KeyForm::OneWordShared => (false, true),
+            KeyForm::TwoWord => (true, true),
+        };
+        let look_up = |table: &Table, wide: bool| {
+            if wide {
+                table.probe(key)
+            } else {
+                table.probe(key as u64)
+            }
+        };
+        look_up(&self.table, shared_wide).or_else(|| look_up(&self.near_leaf, near_leaf_wide))
     }
 
     /// Puts entries that [`proven_entries`](Self::proven_entries) of a build with table layout
@@ -890,6 +946,7 @@ impl Solver {
             _ => -1,
         };
         self.interrupted = false;
+        self.last_window = None;
         self.limits = limits.clone();
         self.limits_start = self.nodes;
         self.parallel_from = if self.threads > 1 {
@@ -940,6 +997,7 @@ impl Solver {
     /// taken [`PARALLEL_MIN_NODES`] nodes; `interrupted` afterwards only if the limits stopped it.
     fn probe<B: Bitboard>(&mut self, position: &Position<B>, alpha: i32, beta: i32) -> i32 {
         self.probe = Some((position.widened(), alpha, beta));
+        self.last_window = Some((alpha, beta));
         if self.team.is_some() {
             self.call_helpers();
         }
@@ -2282,6 +2340,48 @@ mod tests {
         // After a win the side to move has lost: 22 - 4 stones.
         assert_eq!(solver.solve(&pos(&[0, 1, 0, 1, 0, 1, 0])).value(), -18);
         assert_eq!(solver.analyze(&pos(&[0, 1, 0, 1, 0, 1, 0])), vec![None; 7]);
+    }
+
+    #[test]
+    fn a_stopped_search_counts_only_moves_that_cannot_beat_its_probe() {
+        // begin-medium's first line (score -3), with every column's exact score.
+        let moves = [3, 1, 6, 0, 1, 5, 1, 1, 5, 4, 2];
+        let position = Position::<u64>::from_moves(7, 6, &moves).unwrap();
+        let column_scores = [-7, -11, -4, -3, -4, -11, -11];
+        let mut most = 0;
+        for max_nodes in [
+            2_000, 10_000, 30_000, 60_000, 100_000, 150_000, 200_000, 250_000,
+        ] {
+            let mut solver = Solver::with_table_bits(18);
+            let limits = Limits {
+                max_nodes: Some(max_nodes),
+                ..Limits::default()
+            };
+            assert!(solver.solve_within(&position, &limits).is_err());
+            let progress = solver.probe_progress(&position).unwrap();
+            let above = i32::from(progress.above.value());
+            let true_count = column_scores.iter().filter(|&&s| s <= above).count() as u32;
+            assert_eq!(progress.moves, 7);
+            assert!(
+                progress.ruled_out <= true_count,
+                "{max_nodes}: {progress:?}"
+            );
+            most = most.max(progress.ruled_out);
+        }
+        assert!(most >= 3, "{most}");
+        // A probe that finds no move above -3 refutes every move, each in the table.
+        let mut solver = Solver::with_table_bits(18);
+        let (lower, upper) = (Score::new(-3), Score::new(-2));
+        let score = solver.solve_between(&position, lower, upper, &Limits::default());
+        assert_eq!(score.unwrap().value(), -3);
+        let all = ProbeProgress {
+            above: lower,
+            ruled_out: 7,
+            moves: 7,
+        };
+        assert_eq!(solver.probe_progress(&position), Some(all));
+        // A solver that has not searched knows of no probe.
+        assert_eq!(Solver::with_table_bits(18).probe_progress(&position), None);
     }
 
     #[test]
