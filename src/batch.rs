@@ -334,7 +334,7 @@ pub fn run_batch_solve(
 /// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
 /// and only the system's reserve (which needs root to set) can give them.
 fn pages_note(solver: &Solver) -> Option<String> {
-    let mib = solver.table_words() >> 17;
+    let mib = mib(solver.table_words());
     (mib >= 1024).then(|| {
         if solver.table_on_giga_pages() {
             format!("table: {mib} MiB on 1 GiB pages")
