@@ -141,6 +141,10 @@ fn bench_notes_a_default_table_on_boards_past_7x6_and_only_there() {
         let run = bench(extra);
         assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{extra:?}");
     }
+    // --sizes takes its boards from its file, whatever --board says.
+    let sizes = ["bench", "--sizes", "--board", "9x5", "--limit", "1"];
+    let run = c4(&[&sizes[..], &["fixtures/sizes/outcomes.txt"]].concat(), "");
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "--sizes");
     let small = folder.join("6x7.txt");
     fs::write(&small, "0011225344 -3\n").unwrap();
     let small = small.to_str().unwrap();
