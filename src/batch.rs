@@ -94,6 +94,14 @@ impl BatchBoard {
         BatchBoard { counting, ..self }
     }
 
+    /// The number the leftmost column is written as: 1, or 0 counting from zero.
+    pub fn first_column(&self) -> u64 {
+        match self.counting {
+            Counting::FromOne => 1,
+            Counting::FromZero => 0,
+        }
+    }
+
     /// The number of columns.
     pub fn width(&self) -> u32 {
         self.variant.width() as u32
@@ -111,10 +119,7 @@ impl BatchBoard {
     pub fn position_of(&self, moves: &str) -> Result<AnyPosition, LineError> {
         let mut game = Game::new(self.variant.clone());
         let columns = parse_moves_counting(moves, self.variant.width(), self.counting)?;
-        let first = match self.counting {
-            Counting::FromOne => 1,
-            Counting::FromZero => 0,
-        };
+        let first = self.first_column();
         // How the sequence writes 1-based column `number`.
         let written = |number: u64| number + first - 1;
         for (index, &number) in columns.iter().enumerate() {
@@ -313,8 +318,14 @@ pub fn run_batch_solve(
         let answer = position.and_then(|position| {
             with_position!(position, |position| match (opts.mode, &opts.checkpoint) {
                 (BatchMode::Score, Some(plan)) => {
-                    solve_checkpointed(&mut solver, &position, plan, log.as_deref_mut())
-                        .map(|score| score.to_string())
+                    solve_checkpointed(
+                        &mut solver,
+                        &position,
+                        plan,
+                        &opts.board,
+                        log.as_deref_mut(),
+                    )
+                    .map(|score| score.to_string())
                 }
                 (BatchMode::Score, None) => Ok(solver.solve(&position).to_string()),
                 (BatchMode::Weak, _) => Ok(solver.solve_weak(&position).sign().to_string()),
@@ -364,6 +375,7 @@ fn solve_checkpointed<B: Bitboard>(
     solver: &mut Solver,
     position: &Position<B>,
     plan: &Checkpointing,
+    board: &BatchBoard,
     mut log: Option<&mut (impl Write + ?Sized)>,
 ) -> Result<Score, LineError> {
     let (width, height, key) = (
@@ -450,10 +462,19 @@ fn solve_checkpointed<B: Bitboard>(
             Err(e) => format!("checkpoint not saved ({found}): {e}"),
         };
         if let Some(progress) = solver.probe_progress(position).filter(|_| score.is_none()) {
+            let columns: Vec<String> = progress
+                .ruled_out_columns()
+                .map(|column| (u64::from(column) + board.first_column()).to_string())
+                .collect();
             report += &format!(
                 "; probing score > {}: {} of {} moves ruled out",
-                progress.above, progress.ruled_out, progress.moves
+                progress.above,
+                progress.ruled_out.count_ones(),
+                progress.moves.count_ones()
             );
+            if !columns.is_empty() {
+                report += &format!(" (columns {})", columns.join(" "));
+            }
         }
         // A log that cannot be written is dropped; the search is worth more than its report.
         if log.as_mut().is_some_and(|log| {
@@ -1155,7 +1176,13 @@ mod tests {
         for line in stops {
             assert!(line.contains(": score between "), "{line}");
             assert!(line.contains("; probing score > "), "{line}");
-            assert!(line.ends_with(" of 7 moves ruled out"), "{line}");
+            let (_, ruled_out) = line.split_once("; probing score > ").unwrap();
+            let columns = ruled_out.split_once(" moves ruled out").unwrap().1;
+            assert!(ruled_out.contains(" of 7 moves ruled out"), "{line}");
+            assert!(
+                columns.is_empty() || columns.starts_with(" (columns "),
+                "{line}"
+            );
         }
         let (done, done_words) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert_eq!((done.lower, done.upper), (1, 1));

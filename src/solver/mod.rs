@@ -119,10 +119,17 @@ pub enum SolverError {
 pub struct ProbeProgress {
     /// The probe asked whether the score is above this.
     pub above: Score,
-    /// The moves known to score no more than `above`.
+    /// The columns (bit 0: the leftmost) whose moves are known to score no more than `above`.
     pub ruled_out: u32,
-    /// The moves the position has.
+    /// The columns that can be played.
     pub moves: u32,
+}
+
+impl ProbeProgress {
+    /// The columns ruled out, leftmost first, numbered from 0.
+    pub fn ruled_out_columns(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..u32::BITS).filter(|column| self.ruled_out >> column & 1 == 1)
+    }
 }
 
 /// An exact score from the side to move (see the module doc for the convention).

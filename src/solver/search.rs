@@ -349,7 +349,7 @@ impl Solver {
     }
 
     /// How far the last search of `position` got in its last probe, once stopped: the score the
-    /// probe asked to beat, and how many of the position's moves the tables show cannot beat it
+    /// probe asked to beat, and which of the position's moves the tables show cannot beat it
     /// (moves that let the opponent complete four at once among them). In a probe that finds
     /// no better move, all of them must be ruled out, so on a long search this is its progress.
     /// `None` if the search ran no probe.
@@ -366,7 +366,7 @@ impl Solver {
             if cell == B::ZERO {
                 continue;
             }
-            progress.moves += 1;
+            progress.moves |= 1 << column;
             let mut child = *position;
             child.play_unchecked(cell);
             // A move scores minus its child's score, so at most minus the child's lower bound.
@@ -375,7 +375,7 @@ impl Solver {
                     .stored_bounds(&child)
                     .is_some_and(|b| -b.lower <= alpha)
             {
-                progress.ruled_out += 1;
+                progress.ruled_out |= 1 << column;
             }
         }
         Some(progress)
@@ -2343,7 +2343,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stopped_search_counts_only_moves_that_cannot_beat_its_probe() {
+    fn a_stopped_search_rules_out_only_moves_that_cannot_beat_its_probe() {
         // begin-medium's first line (score -3), with every column's exact score.
         let moves = [3, 1, 6, 0, 1, 5, 1, 1, 5, 4, 2];
         let position = Position::<u64>::from_moves(7, 6, &moves).unwrap();
@@ -2360,13 +2360,12 @@ mod tests {
             assert!(solver.solve_within(&position, &limits).is_err());
             let progress = solver.probe_progress(&position).unwrap();
             let above = i32::from(progress.above.value());
-            let true_count = column_scores.iter().filter(|&&s| s <= above).count() as u32;
-            assert_eq!(progress.moves, 7);
-            assert!(
-                progress.ruled_out <= true_count,
-                "{max_nodes}: {progress:?}"
-            );
-            most = most.max(progress.ruled_out);
+            assert_eq!(progress.moves, 0b111_1111);
+            for column in progress.ruled_out_columns() {
+                let score = column_scores[column as usize];
+                assert!(score <= above, "{max_nodes}: {progress:?}");
+            }
+            most = most.max(progress.ruled_out.count_ones());
         }
         assert!(most >= 3, "{most}");
         // A probe that finds no move above -3 refutes every move, each in the table.
@@ -2376,8 +2375,8 @@ mod tests {
         assert_eq!(score.unwrap().value(), -3);
         let all = ProbeProgress {
             above: lower,
-            ruled_out: 7,
-            moves: 7,
+            ruled_out: 0b111_1111,
+            moves: 0b111_1111,
         };
         assert_eq!(solver.probe_progress(&position), Some(all));
         // A solver that has not searched knows of no probe.
