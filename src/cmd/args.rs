@@ -127,14 +127,16 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub lines: LineArgs,
     /// A transposition table of MB MiB (2-524288, rounded down to a power of two; default 2):
-    /// larger boards want more
+    /// larger boards want more. From 1024 on it goes on 1 GiB pages where the system has enough
+    /// reserved, and standard error says which pages it got
     #[arg(long, value_name = "MB", value_parser = hash_mib)]
     pub hash: Option<u32>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board; any --hash and --threads): for searches of hours
     #[arg(long, value_name = "FILE", conflicts_with_all = ["weak", "analyze"])]
     pub checkpoint: Option<PathBuf>,
-    /// Seconds between two saves of --checkpoint
+    /// Seconds between two saves of --checkpoint, each with a line on standard error: the bounds
+    /// on the score so far, and the probe under way with the columns it has ruled out
     #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = positive, requires = "checkpoint")]
     pub checkpoint_every: usize,
 }
