@@ -349,8 +349,8 @@ impl Solver {
     }
 
     /// How far the last search of `position` got in its last probe, once stopped: the score the
-    /// probe asked to beat, and which of the position's moves the tables show cannot beat it
-    /// (moves that let the opponent complete four at once among them). In a probe that finds
+    /// probe asked to beat, and which of the position's moves cannot beat it, as the tables and
+    /// the threats show (moves that let the opponent complete four at once among them). In a probe that finds
     /// no better move, all of them must be ruled out, so on a long search this is its progress.
     /// `None` if the search ran no probe.
     pub fn probe_progress<B: Bitboard>(&self, position: &Position<B>) -> Option<ProbeProgress> {
@@ -372,13 +372,40 @@ impl Solver {
             // A move scores minus its child's score, so at most minus the child's lower bound.
             if candidates & cell == B::ZERO
                 || self
-                    .stored_bounds(&child)
-                    .is_some_and(|b| -b.lower <= alpha)
+                    .known_bounds(&child)
+                    .is_some_and(|(lower, _)| -lower <= alpha)
             {
                 progress.ruled_out |= 1 << column;
             }
         }
         Some(progress)
+    }
+
+    /// The bounds on `position`'s score that a search of it finds before it searches any move,
+    /// as [`negamax`](Self::negamax) does: a score that the threats decide, the child's through
+    /// a single move (such positions take no table entry), or the tables' bounds. Needs that the
+    /// side to move cannot win at once.
+    fn known_bounds<B: Bitboard>(&self, position: &Position<B>) -> Option<(i32, i32)> {
+        let area = position.geometry().area() as i32;
+        let moves = position.moves_played() as i32;
+        let threats = Threats::of(position);
+        let candidates = position.non_losing_moves(threats.opponent);
+        if let Some(score) = decided_at_once(position, threats, candidates) {
+            return Some((score, score));
+        }
+        if candidates & (candidates - B::ONE) == B::ZERO {
+            let created = position.winning_cells_after(candidates);
+            if position.leaves_two_playable_threats(candidates, created) {
+                let score = (area - 1 - moves) / 2;
+                return Some((score, score));
+            }
+            let mut child = *position;
+            child.play_unchecked(candidates);
+            return self
+                .known_bounds(&child)
+                .map(|(lower, upper)| (-upper, -lower));
+        }
+        self.stored_bounds(position).map(|b| (b.lower, b.upper))
     }
 
     /// What either table holds for `position`, each looked up with the keys it takes.
@@ -1183,15 +1210,8 @@ impl Solver {
         }
 
         let candidates = position.non_losing_moves(threats.opponent);
-        if candidates == B::ZERO {
-            // Every move lets the opponent complete four with its next stone.
-            return -(area - moves) / 2;
-        }
-        if moves >= area - 2 {
-            return 0;
-        }
-        if has_stacked_threats_over(candidates, threats.own) {
-            return (area - 1 - moves) / 2;
+        if let Some(score) = decided_at_once(position, threats, candidates) {
+            return score;
         }
         // The opponent cannot win with its next stone, and we cannot win with this one.
         let mut lower = -(area - 2 - moves) / 2;
@@ -1484,6 +1504,30 @@ impl<B: Bitboard> Threats<B> {
             own: position.own_winning_cells(),
             opponent: position.opponent_winning_cells(),
         }
+    }
+}
+
+/// The score of `position` when its threats decide it before any search (`candidates`: its
+/// non-losing moves): every move lets the opponent complete four next, the board is all but full,
+/// or a move goes under two stacked winning cells of the mover's. Needs that the side to move
+/// cannot win at once.
+#[inline(always)]
+fn decided_at_once<B: Bitboard>(
+    position: &Position<B>,
+    threats: Threats<B>,
+    candidates: B,
+) -> Option<i32> {
+    let area = position.geometry().area() as i32;
+    let moves = position.moves_played() as i32;
+    if candidates == B::ZERO {
+        // Every move lets the opponent complete four with its next stone.
+        Some(-(area - moves) / 2)
+    } else if moves >= area - 2 {
+        Some(0)
+    } else if has_stacked_threats_over(candidates, threats.own) {
+        Some((area - 1 - moves) / 2)
+    } else {
+        None
     }
 }
 
@@ -2381,6 +2425,43 @@ mod tests {
         assert_eq!(solver.probe_progress(&position), Some(all));
         // A solver that has not searched knows of no probe.
         assert_eq!(Solver::with_table_bits(18).probe_progress(&position), None);
+    }
+
+    #[test]
+    fn a_probe_that_fails_rules_out_every_move_on_a_board_past_64_bits_too() {
+        // 8x8 keys take two-word entries in both tables.
+        let mut positions: Vec<Position<u128>> = Vec::new();
+        random_games(8, 8, 400, 0x2545_f491_4f6c_dd1d, |p| {
+            if p.moves_played() == 26 {
+                positions.push(*p);
+            }
+        });
+        let mut checked = 0;
+        for position in positions.iter().take(4) {
+            let mut solver = Solver::with_table_bits(18);
+            let score = solver.solve(position);
+            let columns = solver.analyze(position);
+            // A probe above the best win the side to move can still make is settled unsearched.
+            let moves = position.moves_played() as i8;
+            if score.value() >= (64 - 1 - moves) / 2 {
+                continue;
+            }
+            // The one probe between the score and the next: whether it is above the score.
+            let next = Score::new(score.value() + 1);
+            let found = solver.solve_between(position, score, next, &Limits::default());
+            assert_eq!(found.unwrap(), score);
+            let progress = solver.probe_progress(position).unwrap();
+            let playable = columns.iter().enumerate().filter(|(_, s)| s.is_some());
+            let playable = playable.fold(0, |bits, (column, _)| bits | 1 << column);
+            let all = ProbeProgress {
+                above: score,
+                ruled_out: playable,
+                moves: playable,
+            };
+            assert_eq!(progress, all, "{position:?} {columns:?}");
+            checked += 1;
+        }
+        assert!(checked >= 3, "{checked}");
     }
 
     #[test]
