@@ -32,8 +32,8 @@ use crate::notation::{parse_moves_counting, Counting, MovesError};
 use crate::rules::{Game, MoveError, Variant, VariantError};
 use crate::solver::book::Book;
 use crate::solver::{
-    with_position, AnyPosition, Bitboard, Limits, Outcome, Position, Score, Solver, SolverError,
-    DEFAULT_TABLE_BITS,
+    with_position, AnyPosition, Bitboard, Limits, Outcome, Position, ProbeProgress, Score, Solver,
+    SolverError, DEFAULT_TABLE_BITS,
 };
 use crate::textio::book::built_in_book;
 use crate::textio::checkpoint::{Checkpoint, CheckpointError};
@@ -94,14 +94,6 @@ impl BatchBoard {
         BatchBoard { counting, ..self }
     }
 
-    /// The number the leftmost column is written as: 1, or 0 counting from zero.
-    pub fn first_column(&self) -> u64 {
-        match self.counting {
-            Counting::FromOne => 1,
-            Counting::FromZero => 0,
-        }
-    }
-
     /// The number of columns.
     pub fn width(&self) -> u32 {
         self.variant.width() as u32
@@ -119,7 +111,7 @@ impl BatchBoard {
     pub fn position_of(&self, moves: &str) -> Result<AnyPosition, LineError> {
         let mut game = Game::new(self.variant.clone());
         let columns = parse_moves_counting(moves, self.variant.width(), self.counting)?;
-        let first = self.first_column();
+        let first = self.counting.first();
         // How the sequence writes 1-based column `number`.
         let written = |number: u64| number + first - 1;
         for (index, &number) in columns.iter().enumerate() {
@@ -300,10 +292,9 @@ pub fn run_batch_solve(
     mut log: Option<&mut dyn Write>,
 ) -> io::Result<()> {
     let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
-    if let Some(log) = log.as_deref_mut() {
-        if let Some(line) = pages_note(&solver) {
-            writeln!(log, "{line}")?;
-        }
+    if let (Some(log), Some(line)) = (log.as_deref_mut(), pages_note(&solver)) {
+        // A note that cannot be written is dropped, as the checkpoints' lines are.
+        let _ = writeln!(log, "{line}");
     }
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
@@ -346,16 +337,36 @@ pub fn run_batch_solve(
 /// and only the system's reserve (which needs root to set) can give them.
 fn pages_note(solver: &Solver) -> Option<String> {
     let mib = mib(solver.table_words());
-    (mib >= 1024).then(|| {
-        if solver.table_on_giga_pages() {
+    solver.is_table_for_giga_pages().then(|| {
+        if solver.is_table_on_giga_pages() {
             format!("table: {mib} MiB on 1 GiB pages")
         } else {
             format!(
-                "table: {mib} MiB on ordinary pages (1 GiB pages, reserved by the system for the \
-                 whole table, would be faster: README, \"Big boards\")"
+                "table: {mib} MiB, not on 1 GiB pages (reserved by the system for the whole \
+                 table, they would be faster: README, \"Big boards\")"
             )
         }
     })
+}
+
+/// How far a stopped search's probe got, for its checkpoint line: `probing score > 0: 1 of 9
+/// moves ruled out (columns 5)`, the columns numbered as `board` writes them.
+fn progress_text(progress: &ProbeProgress, board: &BatchBoard) -> String {
+    let mut text = format!(
+        "probing score > {}: {} of {} moves ruled out",
+        progress.above,
+        progress.ruled_out.count_ones(),
+        progress.playable.count_ones()
+    );
+    let first = board.counting.first();
+    let columns: Vec<String> = progress
+        .ruled_out_columns()
+        .map(|column| (u64::from(column) + first).to_string())
+        .collect();
+    if !columns.is_empty() {
+        text += &format!(" (columns {})", columns.join(" "));
+    }
+    text
 }
 
 /// The exact score of `position`, its search stopped at `plan`'s interval to save what it has
@@ -461,19 +472,9 @@ fn solve_checkpointed<B: Bitboard>(
             ),
             Err(e) => format!("checkpoint not saved ({found}): {e}"),
         };
-        if let Some(progress) = solver.probe_progress(position).filter(|_| score.is_none()) {
-            let columns: Vec<String> = progress
-                .ruled_out_columns()
-                .map(|column| (u64::from(column) + board.first_column()).to_string())
-                .collect();
-            report += &format!(
-                "; probing score > {}: {} of {} moves ruled out",
-                progress.above,
-                progress.ruled_out.count_ones(),
-                progress.moves.count_ones()
-            );
-            if !columns.is_empty() {
-                report += &format!(" (columns {})", columns.join(" "));
+        if score.is_none() {
+            if let Some(progress) = solver.probe_progress(position) {
+                report += &format!("; {}", progress_text(&progress, board));
             }
         }
         // A log that cannot be written is dropped; the search is worth more than its report.
@@ -987,10 +988,36 @@ mod tests {
         assert_eq!(log_of(26), "");
         // Which one depends on the machine's reserve of 1 GiB pages.
         let on_giga = "table: 1024 MiB on 1 GiB pages\n";
-        let ordinary = "table: 1024 MiB on ordinary pages (1 GiB pages, reserved by the system \
-                        for the whole table, would be faster: README, \"Big boards\")\n";
+        let other = "table: 1024 MiB, not on 1 GiB pages (reserved by the system for the whole \
+                     table, they would be faster: README, \"Big boards\")\n";
         let log = log_of(27);
-        assert!(log == on_giga || log == ordinary, "{log}");
+        assert!(log == on_giga || log == other, "{log}");
+    }
+
+    #[test]
+    fn progress_names_the_columns_ruled_out_as_the_lines_do() {
+        let progress = ProbeProgress {
+            above: Score::new(-2),
+            ruled_out: 0b1_0001_0001,
+            playable: 0b1_1111_1111,
+        };
+        let board = |counting| BatchBoard::new(9, 6, counting).unwrap();
+        assert_eq!(
+            progress_text(&progress, &board(Counting::FromOne)),
+            "probing score > -2: 3 of 9 moves ruled out (columns 1 5 9)"
+        );
+        assert_eq!(
+            progress_text(&progress, &board(Counting::FromZero)),
+            "probing score > -2: 3 of 9 moves ruled out (columns 0 4 8)"
+        );
+        let none = ProbeProgress {
+            ruled_out: 0,
+            ..progress
+        };
+        assert_eq!(
+            progress_text(&none, &board(Counting::FromOne)),
+            "probing score > -2: 0 of 9 moves ruled out"
+        );
     }
 
     #[test]
@@ -1177,12 +1204,18 @@ mod tests {
             assert!(line.contains(": score between "), "{line}");
             assert!(line.contains("; probing score > "), "{line}");
             let (_, ruled_out) = line.split_once("; probing score > ").unwrap();
-            let columns = ruled_out.split_once(" moves ruled out").unwrap().1;
-            assert!(ruled_out.contains(" of 7 moves ruled out"), "{line}");
-            assert!(
-                columns.is_empty() || columns.starts_with(" (columns "),
-                "{line}"
-            );
+            let (count, columns) = ruled_out.split_once(" of 7 moves ruled out").unwrap();
+            let count: usize = count.split_once(": ").unwrap().1.parse().unwrap();
+            let columns: Vec<u32> = match columns.strip_prefix(" (columns ") {
+                Some(list) => list
+                    .trim_end_matches(')')
+                    .split(' ')
+                    .map(|c| c.parse().unwrap())
+                    .collect(),
+                None => Vec::new(),
+            };
+            assert_eq!(columns.len(), count, "{line}");
+            assert!(columns.iter().all(|c| (1..=7).contains(c)), "{line}");
         }
         let (done, done_words) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert_eq!((done.lower, done.upper), (1, 1));

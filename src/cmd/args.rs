@@ -127,8 +127,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub lines: LineArgs,
     /// A transposition table of MB MiB (2-524288, rounded down to a power of two; default 2):
-    /// larger boards want more. From 1024 on it goes on 1 GiB pages where the system has enough
-    /// reserved, and standard error says which pages it got
+    /// larger boards want more. From 1024 on it goes on 1 GiB pages where Linux has enough
+    /// reserved, and standard error says whether it got them
     #[arg(long, value_name = "MB", value_parser = hash_mib)]
     pub hash: Option<u32>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
@@ -197,16 +197,16 @@ const DEFAULT_TABLE_CELLS: u32 = 42;
 
 impl SolveArgs {
     /// A note for standard error when the table was left at its default on a board too big for
-    /// it (see [`table_note`]).
+    /// it (see [`default_table_note`]).
     pub fn table_note(&self) -> Option<String> {
-        table_note("solve", &self.lines.board, self.hash.is_some())
+        default_table_note("solve", &self.lines.board, self.hash.is_some())
     }
 }
 
 /// A note for standard error when `c4 MODE` left the table at its default (`table_set` false) on
 /// a board too big for it, since a search from early on there runs many times slower in 2 MiB
 /// than with more memory, and nothing else would say why.
-fn table_note(mode: &str, board: &BatchBoard, table_set: bool) -> Option<String> {
+fn default_table_note(mode: &str, board: &BatchBoard, table_set: bool) -> Option<String> {
     let cells = board.width() * board.height();
     (!table_set && cells > DEFAULT_TABLE_CELLS).then(|| {
         format!(
@@ -298,10 +298,11 @@ impl BenchArgs {
     }
 
     /// A note for standard error when the table was left at its default on a board too big for
-    /// it (see [`table_note`]); `--sizes` takes its boards from its files and is left out.
+    /// it (see [`default_table_note`]); `--sizes` takes its boards from its files and is left
+    /// out.
     pub fn table_note(&self) -> Option<String> {
         let set = self.hash.is_some() || self.bits.is_some();
-        table_note("bench", &self.lines.board, set || self.sizes)
+        default_table_note("bench", &self.lines.board, set || self.sizes)
     }
 
     /// Refuses a benchmark of nothing: files are required unless `--empty` is given.

@@ -89,6 +89,16 @@ pub enum Counting {
     FromZero,
 }
 
+impl Counting {
+    /// The number of the leftmost column.
+    pub fn first(self) -> u64 {
+        match self {
+            Counting::FromOne => 1,
+            Counting::FromZero => 0,
+        }
+    }
+}
+
 /// A move sequence as written: its items, read but not yet given a board. Two texts that mean
 /// the same on every board are equal (`DD,EC` and `dd ec`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -167,10 +177,7 @@ impl MoveText {
         width: usize,
         counting: Counting,
     ) -> Result<Vec<u64>, MovesError> {
-        let offset = match counting {
-            Counting::FromOne => 0,
-            Counting::FromZero => 1,
-        };
+        let offset = 1 - counting.first();
         let one_digit_columns = MAX_DIGIT_WIDTH + offset as usize;
         let digit_per_column = width <= one_digit_columns && self.items.len() <= 1;
         let mut columns = Vec::new();

@@ -122,7 +122,7 @@ pub struct ProbeProgress {
     /// The columns (bit 0: the leftmost) whose moves are known to score no more than `above`.
     pub ruled_out: u32,
     /// The columns that can be played.
-    pub moves: u32,
+    pub playable: u32,
 }
 
 impl ProbeProgress {

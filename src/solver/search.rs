@@ -130,9 +130,9 @@ pub struct Solver {
     /// The probe this thread is searching (on the 128-bit bitboard, which holds every board),
     /// for helpers that join it midway.
     probe: Option<(Position<u128>, i32, i32)>,
-    /// The window of the last probe this thread started in the current search, kept after it
+    /// The position (its key) and score of the last probe this thread started, kept after it
     /// stops, for [`probe_progress`](Self::probe_progress).
-    last_window: Option<(i32, i32)>,
+    last_probe: Option<(u128, i32)>,
     /// The node count at which the helpers join this search.
     parallel_from: u64,
     /// Set when the helpers were called in during a probe, which this thread then starts again.
@@ -211,7 +211,7 @@ impl Solver {
             helpers: None,
             team: None,
             probe: None,
-            last_window: None,
+            last_probe: None,
             parallel_from: u64::MAX,
             restart: false,
             near_leaf_empty: NEAR_LEAF_EMPTY,
@@ -303,10 +303,15 @@ impl Solver {
         self.table.bytes() + self.threads * self.near_leaf.bytes()
     }
 
+    /// Whether the shared table is large enough to ask for 1 GiB pages.
+    pub fn is_table_for_giga_pages(&self) -> bool {
+        self.table.is_for_giga_pages()
+    }
+
     /// Whether the shared table lies on 1 GiB pages, which only tables of 1 GiB or more ask for
     /// and only a system with that many of them reserved and free gives.
-    pub fn table_on_giga_pages(&self) -> bool {
-        self.table.on_giga_pages()
+    pub fn is_table_on_giga_pages(&self) -> bool {
+        self.table.is_on_giga_pages()
     }
 
     /// Positions searched since the last [`reset`](Self::reset).
@@ -348,83 +353,102 @@ impl Solver {
         }
     }
 
-    /// How far the last search of `position` got in its last probe, once stopped: the score the
-    /// probe asked to beat, and which of the position's moves cannot beat it, as the tables and
-    /// the threats show (moves that let the opponent complete four at once among them). In a probe that finds
-    /// no better move, all of them must be ruled out, so on a long search this is its progress.
-    /// `None` if the search ran no probe.
+    /// How far the last probe of `position` got, once stopped: the score the probe asked to
+    /// beat, and which moves cannot beat it, as the tables and the threats show (moves that let
+    /// the opponent complete four at once among them). A probe that finds no better move must
+    /// rule out every move, so on a long search this is its progress. `None` if this solver's
+    /// last probe was of another position.
     pub fn probe_progress<B: Bitboard>(&self, position: &Position<B>) -> Option<ProbeProgress> {
-        let (alpha, _) = self.last_window?;
+        let (key, alpha) = self.last_probe?;
+        if key != position.key().to_u128() {
+            return None;
+        }
         let candidates = position.non_losing_moves(Threats::of(position).opponent);
         let mut progress = ProbeProgress {
             above: Score::new(alpha as i8),
             ruled_out: 0,
-            moves: 0,
+            playable: 0,
         };
         for column in 0..position.geometry().width {
             let cell = position.cell_in(column);
             if cell == B::ZERO {
                 continue;
             }
-            progress.moves |= 1 << column;
+            progress.playable |= 1 << column;
             let mut child = *position;
             child.play_unchecked(cell);
             // A move scores minus its child's score, so at most minus the child's lower bound.
-            if candidates & cell == B::ZERO
-                || self
-                    .known_bounds(&child)
-                    .is_some_and(|(lower, _)| -lower <= alpha)
-            {
+            if candidates & cell == B::ZERO || -self.known_bounds(&child).0 <= alpha {
                 progress.ruled_out |= 1 << column;
             }
         }
         Some(progress)
     }
 
-    /// The bounds on `position`'s score that a search of it finds before it searches any move,
-    /// as [`negamax`](Self::negamax) does: a score that the threats decide, the child's through
-    /// a single move (such positions take no table entry), or the tables' bounds. Needs that the
-    /// side to move cannot win at once.
-    fn known_bounds<B: Bitboard>(&self, position: &Position<B>) -> Option<(i32, i32)> {
+    /// The bounds on `position`'s score, lower and upper, that a search of it finds before it
+    /// enters any move, as [`negamax`](Self::negamax) does: a score that the threats decide, the
+    /// child's through a single move (such positions take no table entry), a move that wins with
+    /// the stone after next, the follow-up bound after a move, a side left with no line to
+    /// complete, and the tables' bounds. Needs that the side to move cannot win at once.
+    fn known_bounds<B: Bitboard>(&self, position: &Position<B>) -> (i32, i32) {
         let area = position.geometry().area() as i32;
         let moves = position.moves_played() as i32;
         let threats = Threats::of(position);
         let candidates = position.non_losing_moves(threats.opponent);
         if let Some(score) = decided_at_once(position, threats, candidates) {
-            return Some((score, score));
+            return (score, score);
         }
-        if candidates & (candidates - B::ONE) == B::ZERO {
-            let created = position.winning_cells_after(candidates);
-            if position.leaves_two_playable_threats(candidates, created) {
-                let score = (area - 1 - moves) / 2;
-                return Some((score, score));
+        let win_after_next = (area - 1 - moves) / 2;
+        let mut lower = -(area - 2 - moves) / 2;
+        let mut upper = win_after_next;
+        for column in 0..position.geometry().width {
+            let cell = candidates & position.cell_in(column);
+            if cell == B::ZERO {
+                continue;
+            }
+            if position.leaves_two_playable_threats(cell, position.winning_cells_after(cell)) {
+                return (win_after_next, win_after_next);
             }
             let mut child = *position;
-            child.play_unchecked(candidates);
-            return self
-                .known_bounds(&child)
-                .map(|(lower, upper)| (-upper, -lower));
+            child.play_unchecked(cell);
+            if candidates == cell {
+                let (child_lower, child_upper) = self.known_bounds(&child);
+                return (-child_upper, -child_lower);
+            }
+            if let Some(bound) = child.follow_up_bound() {
+                lower = lower.max(-bound);
+            }
         }
-        self.stored_bounds(position).map(|b| (b.lower, b.upper))
+        if !position.has_open_line(true) {
+            upper = upper.min(0);
+        }
+        if !position.has_open_line(false) {
+            lower = lower.max(0);
+        }
+        if let Some(stored) = self.stored_bounds(position) {
+            lower = lower.max(stored.lower);
+            upper = upper.min(stored.upper);
+        }
+        (lower, upper)
     }
 
     /// What either table holds for `position`, each looked up with the keys it takes.
     fn stored_bounds<B: Bitboard>(&self, position: &Position<B>) -> Option<Bounds> {
-        let geometry = position.geometry();
-        let key = self.table_key(geometry, position.key()).0.to_u128();
-        let (shared_wide, near_leaf_wide) = match self.key_form(geometry) {
-            KeyForm::OneWord => (false, false),
-            KeyForm::OneWordShared => (false, true),
-            KeyForm::TwoWord => (true, true),
-        };
-        let look_up = |table: &Table, wide: bool| {
-            if wide {
-                table.probe(key)
-            } else {
-                table.probe(key as u64)
-            }
-        };
-        look_up(&self.table, shared_wide).or_else(|| look_up(&self.near_leaf, near_leaf_wide))
+        let key = self
+            .table_key(position.geometry(), position.key())
+            .0
+            .to_u128();
+        match self.key_form(position.geometry()) {
+            KeyForm::OneWord => self.stored_bounds_of::<OneWordKeys>(key),
+            KeyForm::OneWordShared => self.stored_bounds_of::<OneWordSharedKeys>(key),
+            KeyForm::TwoWord => self.stored_bounds_of::<TwoWordKeys>(key),
+        }
+    }
+
+    /// [`stored_bounds`](Self::stored_bounds) of `key`, in the tables' keys `K`.
+    fn stored_bounds_of<K: Keys>(&self, key: u128) -> Option<Bounds> {
+        let shared = self.table.probe(K::Shared::from_u128(key));
+        shared.or_else(|| self.near_leaf.probe(K::NearLeaf::from_u128(key)))
     }
 
     /// Puts entries that [`proven_entries`](Self::proven_entries) of a build with table layout
@@ -973,7 +997,6 @@ impl Solver {
             _ => -1,
         };
         self.interrupted = false;
-        self.last_window = None;
         self.limits = limits.clone();
         self.limits_start = self.nodes;
         self.parallel_from = if self.threads > 1 {
@@ -1024,7 +1047,7 @@ impl Solver {
     /// taken [`PARALLEL_MIN_NODES`] nodes; `interrupted` afterwards only if the limits stopped it.
     fn probe<B: Bitboard>(&mut self, position: &Position<B>, alpha: i32, beta: i32) -> i32 {
         self.probe = Some((position.widened(), alpha, beta));
-        self.last_window = Some((alpha, beta));
+        self.last_probe = Some((position.key().to_u128(), alpha));
         if self.team.is_some() {
             self.call_helpers();
         }
@@ -2404,7 +2427,7 @@ mod tests {
             assert!(solver.solve_within(&position, &limits).is_err());
             let progress = solver.probe_progress(&position).unwrap();
             let above = i32::from(progress.above.value());
-            assert_eq!(progress.moves, 0b111_1111);
+            assert_eq!(progress.playable, 0b111_1111);
             for column in progress.ruled_out_columns() {
                 let score = column_scores[column as usize];
                 assert!(score <= above, "{max_nodes}: {progress:?}");
@@ -2420,11 +2443,45 @@ mod tests {
         let all = ProbeProgress {
             above: lower,
             ruled_out: 0b111_1111,
-            moves: 0b111_1111,
+            playable: 0b111_1111,
         };
         assert_eq!(solver.probe_progress(&position), Some(all));
         // A solver that has not searched knows of no probe.
         assert_eq!(Solver::with_table_bits(18).probe_progress(&position), None);
+    }
+
+    #[test]
+    fn bounds_known_before_any_move_hold_the_exact_score() {
+        // With empty tables, only the rules that need no search bound the score.
+        let solver = Solver::with_table_bits(16);
+        for (width, height) in [(5, 4), (4, 5), (5, 5)] {
+            let area = (width * height) as i32;
+            let mut narrowed = 0;
+            random_games(
+                width,
+                height,
+                300,
+                0xbf58_476d_1ce4_e5b9,
+                |position: &Position| {
+                    let moves = position.moves_played() as i32;
+                    if area - moves > 10 {
+                        return;
+                    }
+                    let (lower, upper) = solver.known_bounds(position);
+                    let score = exhaustive(position);
+                    assert!(
+                        lower <= score && score <= upper,
+                        "{position:?}: {lower}..{upper}"
+                    );
+                    let (widest_lower, widest_upper) =
+                        (-(area - 2 - moves) / 2, (area - 1 - moves) / 2);
+                    if lower != upper && (lower > widest_lower || upper < widest_upper) {
+                        narrowed += 1;
+                    }
+                },
+            );
+            assert!(narrowed > 0, "{width}x{height}: no bound narrowed");
+        }
     }
 
     #[test]
@@ -2438,16 +2495,18 @@ mod tests {
         });
         let mut checked = 0;
         for position in positions.iter().take(4) {
-            let mut solver = Solver::with_table_bits(18);
-            let score = solver.solve(position);
-            let columns = solver.analyze(position);
+            let mut reference = Solver::with_table_bits(18);
+            let score = reference.solve(position);
+            let columns = reference.analyze(position);
             // A probe above the best win the side to move can still make is settled unsearched.
             let moves = position.moves_played() as i8;
             if score.value() >= (64 - 1 - moves) / 2 {
                 continue;
             }
-            // The one probe between the score and the next: whether it is above the score.
+            // The one probe between the score and the next, whether it is above the score, alone
+            // in a fresh table.
             let next = Score::new(score.value() + 1);
+            let mut solver = Solver::with_table_bits(18);
             let found = solver.solve_between(position, score, next, &Limits::default());
             assert_eq!(found.unwrap(), score);
             let progress = solver.probe_progress(position).unwrap();
@@ -2456,7 +2515,7 @@ mod tests {
             let all = ProbeProgress {
                 above: score,
                 ruled_out: playable,
-                moves: playable,
+                playable,
             };
             assert_eq!(progress, all, "{position:?} {columns:?}");
             checked += 1;

@@ -183,8 +183,13 @@ impl Table {
         self.entries.len() * std::mem::size_of::<u64>()
     }
 
+    /// Whether the table is large enough to ask for 1 GiB pages (see [`Entries`]).
+    pub(crate) fn is_for_giga_pages(&self) -> bool {
+        wants_giga_pages(self.bytes())
+    }
+
     /// Whether the table lies on 1 GiB pages (see [`Entries`]).
-    pub(crate) fn on_giga_pages(&self) -> bool {
+    pub(crate) fn is_on_giga_pages(&self) -> bool {
         matches!(self.entries.backing, Backing::GigaPages(_))
     }
 
@@ -569,7 +574,6 @@ enum Backing {
 const HUGE_PAGE: usize = 2 << 20;
 
 /// The size of the largest pages, which only tables at least this large ask for.
-#[cfg(target_os = "linux")]
 const GIGA_PAGE: usize = 1 << 30;
 
 #[allow(
@@ -679,7 +683,7 @@ fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
     reason = "a system call mapping fresh memory; see the SAFETY comment"
 )]
 fn giga_pages(bytes: usize) -> Option<std::ptr::NonNull<u8>> {
-    if bytes < GIGA_PAGE || !bytes.is_multiple_of(GIGA_PAGE) {
+    if !wants_giga_pages(bytes) {
         return None;
     }
     let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_HUGETLB | libc::MAP_HUGE_1GB;
@@ -696,6 +700,11 @@ fn giga_pages(bytes: usize) -> Option<std::ptr::NonNull<u8>> {
 #[cfg(not(target_os = "linux"))]
 fn giga_pages(_bytes: usize) -> Option<std::ptr::NonNull<u8>> {
     None
+}
+
+/// Whether a table of `bytes` asks for 1 GiB pages: one of a whole number of them, on Linux.
+fn wants_giga_pages(bytes: usize) -> bool {
+    cfg!(target_os = "linux") && bytes >= GIGA_PAGE && bytes.is_multiple_of(GIGA_PAGE)
 }
 
 #[cfg(test)]
@@ -909,7 +918,9 @@ mod tests {
         let table = Table::with_bits(27);
         assert_eq!(table.bytes(), 1 << 30);
         // Smaller tables never ask for them.
-        assert!(!Table::with_bits(26).on_giga_pages());
+        assert!(!Table::with_bits(26).is_for_giga_pages());
+        assert!(!Table::with_bits(26).is_on_giga_pages());
+        assert_eq!(table.is_for_giga_pages(), cfg!(target_os = "linux"));
         let stored: Vec<(u128, Bounds)> = keys_with_bounds(60, 1_000).collect();
         for &(key, bounds) in &stored {
             table.store(key as u64, bounds, 3);
