@@ -111,9 +111,8 @@ impl BatchBoard {
     pub fn position_of(&self, moves: &str) -> Result<AnyPosition, LineError> {
         let mut game = Game::new(self.variant.clone());
         let columns = parse_moves_counting(moves, self.variant.width(), self.counting)?;
-        let first = self.counting.first();
         // How the sequence writes 1-based column `number`.
-        let written = |number: u64| number + first - 1;
+        let written = |number: u64| self.counting.written(number - 1);
         for (index, &number) in columns.iter().enumerate() {
             let played = game.column(number).and_then(|column| game.play(column));
             played.map_err(|problem| LineError::Move {
@@ -121,7 +120,7 @@ impl BatchBoard {
                 column: written(number),
                 problem: match problem {
                     MoveError::OffBoard { width, .. } => MoveProblem::OffBoard {
-                        first,
+                        first: self.counting.first(),
                         last: written(width as u64),
                     },
                     MoveError::ColumnFull(_) => MoveProblem::Full,
@@ -358,10 +357,9 @@ fn progress_text(progress: &ProbeProgress, board: &BatchBoard) -> String {
         progress.ruled_out.count_ones(),
         progress.playable.count_ones()
     );
-    let first = board.counting.first();
     let columns: Vec<String> = progress
         .ruled_out_columns()
-        .map(|column| (u64::from(column) + first).to_string())
+        .map(|column| board.counting.written(column.into()).to_string())
         .collect();
     if !columns.is_empty() {
         text += &format!(" (columns {})", columns.join(" "));

@@ -97,6 +97,11 @@ impl Counting {
             Counting::FromZero => 0,
         }
     }
+
+    /// The number that `column` (0: the leftmost) is written as.
+    pub fn written(self, column: u64) -> u64 {
+        column + self.first()
+    }
 }
 
 /// A move sequence as written: its items, read but not yet given a board. Two texts that mean
