@@ -291,10 +291,7 @@ pub fn run_batch_solve(
     mut log: Option<&mut dyn Write>,
 ) -> io::Result<()> {
     let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
-    if let (Some(log), Some(line)) = (log.as_deref_mut(), pages_note(&solver)) {
-        // A note that cannot be written is dropped, as the checkpoints' lines are.
-        let _ = writeln!(log, "{line}");
-    }
+    note_pages(&solver, log.as_deref_mut());
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -330,6 +327,14 @@ pub fn run_batch_solve(
         out.flush()?;
     }
     Ok(())
+}
+
+/// Writes [`pages_note`] to `log`, if any; a note that cannot be written is dropped, as the
+/// checkpoints' lines are.
+fn note_pages(solver: &Solver, log: Option<&mut (impl Write + ?Sized)>) {
+    if let (Some(log), Some(line)) = (log, pages_note(solver)) {
+        let _ = writeln!(log, "{line}");
+    }
 }
 
 /// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
@@ -573,6 +578,14 @@ fn first_field(line: &str) -> &str {
     line.split([' ', '\t', '\r']).next().unwrap_or("")
 }
 
+/// Where [`run_bench`] writes what is not its results.
+pub struct BenchLog<'a> {
+    /// Notes, and the progress when asked for.
+    pub to: &'a mut dyn Write,
+    /// Whether to write the progress: a line rewritten after each position, for terminals.
+    pub progress: bool,
+}
+
 /// Settings for [`run_bench`].
 #[derive(Debug, Clone)]
 pub struct BenchOptions {
@@ -758,17 +771,18 @@ fn printable(text: &str) -> String {
 /// table cleared before each position outside the timing, and writes (and flushes) one summary
 /// line per file to `out`: `FILE positions=N mean=µs max=µs nodes=MEAN exact=true|false`; for
 /// [`BenchTask::Sizes`], a line `  WxH score=S time=SECONDSs nodes=N exact=true|false` before
-/// it as each board is solved. With `progress`, a line `FILE i/N` is rewritten there (with a
-/// carriage return) after each position, for terminals. Every file is read before the first
+/// it as each board is solved. On `log`, if any, goes the note of which pages a table of 1 GiB
+/// or more lies on and, when [`BenchLog::progress`] is set (for terminals), a line `FILE i/N`
+/// rewritten (with a carriage return) after each position. Every file is read before the first
 /// position is solved.
 ///
 /// # Errors
-/// A file cannot be read (before anything is solved), or `out` or `progress` fails.
+/// A file cannot be read (before anything is solved), or `out` or the log fails.
 pub fn run_bench(
     files: &[PathBuf],
     mut out: impl Write,
     opts: &BenchOptions,
-    mut progress: Option<&mut dyn Write>,
+    log: Option<BenchLog>,
 ) -> Result<BenchReport, BenchError> {
     let texts = files
         .iter()
@@ -780,6 +794,10 @@ pub fn run_bench(
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
     let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
+    let mut progress = log.and_then(|log| {
+        note_pages(&solver, Some(&mut *log.to));
+        log.progress.then_some(log.to)
+    });
     let mut report = BenchReport::default();
     for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
@@ -917,9 +935,15 @@ fn bench_case(line: &str, opts: &BenchOptions) -> Result<(AnyPosition, Expected)
 }
 
 /// Solves the empty board of the options (7x6 by default) with a fresh table and writes its
-/// score, time, nodes, table size and best column: the benchmark's longest single solve.
-pub fn run_empty_board_bench(mut out: impl Write, opts: &BenchOptions) -> io::Result<()> {
+/// score, time, nodes, table size and best column: the benchmark's longest single solve. On
+/// `log`, if any, goes the note of which pages a table of 1 GiB or more lies on.
+pub fn run_empty_board_bench(
+    mut out: impl Write,
+    opts: &BenchOptions,
+    log: Option<&mut dyn Write>,
+) -> io::Result<()> {
     let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
+    note_pages(&solver, log);
     let (width, height) = (opts.board.width(), opts.board.height());
     let position = AnyPosition::new(width, height).map_err(io::Error::other)?;
     let start = Instant::now();
@@ -990,6 +1014,33 @@ mod tests {
                      table, they would be faster: README, \"Big boards\")\n";
         let log = log_of(27);
         assert!(log == on_giga || log == other, "{log}");
+    }
+
+    #[test]
+    fn benchmarks_say_which_pages_a_table_of_1_gib_or_more_lies_on() {
+        let logs_of = |table_bits| {
+            let opts = BenchOptions {
+                table_bits,
+                board: BatchBoard::new(4, 4, Counting::FromOne).unwrap(),
+                ..BenchOptions::default()
+            };
+            let mut files_log = Vec::new();
+            let log = BenchLog {
+                to: &mut files_log,
+                progress: false,
+            };
+            run_bench(&[], &mut Vec::new(), &opts, Some(log)).unwrap();
+            let mut empty_log = Vec::new();
+            run_empty_board_bench(&mut Vec::new(), &opts, Some(&mut empty_log)).unwrap();
+            [files_log, empty_log].map(|log| String::from_utf8(log).unwrap())
+        };
+        assert_eq!(logs_of(26), ["", ""]);
+        for log in logs_of(27) {
+            assert!(
+                log.starts_with("table: 1024 MiB") && log.contains("1 GiB pages"),
+                "{log}"
+            );
+        }
     }
 
     #[test]

@@ -240,7 +240,9 @@ pub struct BenchArgs {
     /// A transposition table of 2^N entries, 10-30 (default 18: 2 MiB; 30: 8 GiB)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(10..=30))]
     pub bits: Option<u32>,
-    /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two)
+    /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two). From
+    /// 1024 on it goes on 1 GiB pages where Linux has enough reserved, and standard error says
+    /// whether it got them
     #[arg(long, value_name = "MB", value_parser = hash_mib, conflicts_with = "bits")]
     pub hash: Option<u32>,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)

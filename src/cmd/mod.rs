@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use thiserror::Error;
 
-use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError};
+use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
 use crate::bookbuild::BuildError;
 use crate::protocol::{self, ugi, Options};
 use crate::textio::book::BookFileError;
@@ -169,16 +169,17 @@ fn bench(args: &args::BenchArgs) -> Result<Done, Failure> {
         source,
     })?;
     let mut stdout = BufWriter::new(io::stdout().lock());
+    let mut stderr = io::stderr();
     if args.empty {
-        run_empty_board_bench(&mut stdout, &options)?;
+        run_empty_board_bench(&mut stdout, &options, Some(&mut stderr))?;
         stdout.flush()?;
         return Ok(Done::Success);
     }
-    let mut stderr = io::stderr();
-    let progress = stderr
-        .is_terminal()
-        .then_some(&mut stderr as &mut dyn Write);
-    let report = run_bench(&args.files, &mut stdout, &options, progress)?;
+    let log = BenchLog {
+        progress: stderr.is_terminal(),
+        to: &mut stderr,
+    };
+    let report = run_bench(&args.files, &mut stdout, &options, Some(log))?;
     stdout.flush()?;
     for set in &report.sets {
         for line in &set.mismatches {
