@@ -21,6 +21,7 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -183,6 +184,9 @@ pub enum LineError {
         /// This run's.
         table: u64,
     },
+    /// The run was asked to stop early; the search's progress is in the checkpoint file.
+    #[error("stopped before the end; the progress is saved in {}, and the same command goes on from it", .0.display())]
+    Stopped(PathBuf),
     /// The checkpoint was saved by a build whose table entries differ.
     #[error(
         "the checkpoint was saved by a build of c4 with other table entries; it cannot be resumed"
@@ -249,6 +253,45 @@ pub struct Checkpointing {
     pub file: PathBuf,
     /// How long the search runs between two saves.
     pub every: Duration,
+    /// Asks the run to stop early, its progress saved first (on a signal, say).
+    pub stop: Arc<EarlyStop>,
+}
+
+/// A request to end a checkpointed run before its searches are done, which the search under
+/// way answers by saving its progress and stopping, and the run by reading no more lines.
+#[derive(Debug, Default)]
+pub struct EarlyStop {
+    /// Set once the end is asked for: the search's limits look at it every few thousand nodes.
+    requested: Arc<AtomicBool>,
+    /// Set while a checkpointed search runs, saves included.
+    searching: AtomicBool,
+}
+
+impl EarlyStop {
+    /// Asks the run to end. Whether it will save first: false when no checkpointed search is
+    /// under way (the checkpoint on disk is then whole and up to date, so the caller may end
+    /// the process at once), or when the end was already asked for (to end without waiting).
+    pub fn request(&self) -> bool {
+        let again = self.requested.swap(true, Ordering::SeqCst);
+        !again && self.searching.load(Ordering::SeqCst)
+    }
+
+    /// Whether the end was asked for.
+    pub fn is_requested(&self) -> bool {
+        self.requested.load(Ordering::SeqCst)
+    }
+
+    /// Marks a checkpointed search as under way until the guard is dropped.
+    fn searching(&self) -> impl Drop + '_ {
+        struct Searching<'a>(&'a AtomicBool);
+        impl Drop for Searching<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::SeqCst);
+            }
+        }
+        self.searching.store(true, Ordering::SeqCst);
+        Searching(&self.searching)
+    }
 }
 
 /// A checkpoint keeps the table entries of searches of about 2^12 nodes or more: a small part of
@@ -279,7 +322,9 @@ impl Default for BatchOptions {
 /// Solves every line of `input` and writes one line per input line to `out`, flushing each
 /// answer as soon as it is written. With the options' [`Checkpointing`], an exact score saves
 /// its progress to the file at the interval asked for, with a line on `log` each time, and goes
-/// on from the file's if it holds the same position (see [`solve_checkpointed`]).
+/// on from the file's if it holds the same position (see [`solve_checkpointed`]); once its
+/// [`EarlyStop`] is requested, the search under way saves and stops, its line says so, and no
+/// more lines are read.
 ///
 /// # Errors
 /// Only I/O errors of `input` or `out`; a bad line (not a position, not UTF-8, longer than
@@ -325,6 +370,13 @@ pub fn run_batch_solve(
         }
         // A filter in a pipeline answers each line as soon as it can, not when the input ends.
         out.flush()?;
+        if opts
+            .checkpoint
+            .as_ref()
+            .is_some_and(|plan| plan.stop.is_requested())
+        {
+            break;
+        }
     }
     Ok(())
 }
@@ -398,6 +450,7 @@ fn solve_checkpointed<B: Bitboard>(
         position.key().to_u128(),
     );
     let _held = Checkpoint::lock(&plan.file)?;
+    let _searching = plan.stop.searching();
     let same = |saved: &Checkpoint| (saved.width, saved.height, saved.key) == (width, height, key);
     let mut state = match Checkpoint::open(&plan.file)? {
         Some((saved, mut words)) if same(&saved) && saved.lower < saved.upper => {
@@ -437,9 +490,15 @@ fn solve_checkpointed<B: Bitboard>(
         None => fresh_checkpoint(solver, position, &plan.file)?,
     };
     loop {
+        // Asked before the first interval (while the file was read, say), the file already
+        // holds all there is.
+        if plan.stop.is_requested() {
+            return Err(LineError::Stopped(plan.file.clone()));
+        }
         let (start, nodes) = (Instant::now(), solver.nodes());
         let limits = Limits {
             deadline: start.checked_add(plan.every),
+            stop: Some(Arc::clone(&plan.stop.requested)),
             ..Limits::default()
         };
         let (lower, upper) = (Score::new(state.lower), Score::new(state.upper));
@@ -1161,6 +1220,74 @@ mod tests {
         }
     }
 
+    /// A log that asks the run to end at its first line, as a signal during the first save.
+    struct StopAtFirstSave(Arc<EarlyStop>);
+
+    impl Write for StopAtFirstSave {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.request();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stop_asked_for_ends_the_run_with_its_progress_saved() {
+        let dir = std::env::temp_dir().join(format!("c4-batch-stop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("run.ckpt");
+        let options = |stop: &Arc<EarlyStop>| BatchOptions {
+            table_bits: 20,
+            checkpoint: Some(Checkpointing {
+                file: file.clone(),
+                every: Duration::from_millis(2),
+                stop: Arc::clone(stop),
+            }),
+            ..BatchOptions::new(BatchMode::Score, 1, None)
+        };
+        // With no search under way there is nothing to wait for; asked again, neither.
+        let stop = Arc::new(EarlyStop::default());
+        assert!(!stop.request() && !stop.request() && stop.is_requested());
+        // Asked during the first save of the first line (1 after about 10^6 nodes without the
+        // book): that line says where its progress is, and the second is not read.
+        let stop = Arc::new(EarlyStop::default());
+        let mut out = Vec::new();
+        let mut log = StopAtFirstSave(Arc::clone(&stop));
+        let input = "73664511
+61362454
+";
+        run_batch_solve(input.as_bytes(), &mut out, &options(&stop), Some(&mut log)).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!(
+                "73664511 error: stopped before the end; the progress is saved in {}, and the \
+                 same command goes on from it\n",
+                file.display()
+            )
+        );
+        let (saved, words) = Checkpoint::read_whole(&file).unwrap().unwrap();
+        assert!(saved.lower < saved.upper && saved.nodes > 0 && !words.is_empty());
+        // Asked while no search runs, the search stops before its first interval and leaves
+        // the file as it was.
+        let mut out = Vec::new();
+        run_batch_solve(input.as_bytes(), &mut out, &options(&stop), None).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .contains("error: stopped before the end"));
+        assert_eq!(
+            Checkpoint::read_whole(&file).unwrap(),
+            Some((saved.clone(), words))
+        );
+        // The same command goes on from the file to the score.
+        let fresh = Arc::new(EarlyStop::default());
+        let mut out = Vec::new();
+        run_batch_solve(input.as_bytes(), &mut out, &options(&fresh), None).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "73664511 1\n61362454 -4\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// A log that cannot be written.
     struct Closed;
 
@@ -1183,6 +1310,7 @@ mod tests {
         let plan = Checkpointing {
             file: file.clone(),
             every: Duration::from_millis(2),
+            stop: Arc::default(),
         };
         let opts = BatchOptions {
             table_bits: 20,

@@ -1,7 +1,7 @@
 //! The command line through the real binary: help and version on every subcommand, usage
 //! errors (the reason, then a pointer to `--help`), and the exit statuses README.md documents
 //! (0 success; 1 a failed command under `--strict`, a wrong benchmark score or an I/O error; 2 a
-//! usage error or an unreadable file).
+//! usage error or an unreadable file; 130 a checkpointed solve stopped by a signal).
 
 use std::fs;
 use std::path::PathBuf;
@@ -230,6 +230,104 @@ fn a_checkpointed_solve_saves_its_score_and_answers_from_it_next_time() {
         "{}",
         other.stderr
     );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Sends the signal `name` (`INT`, `TERM`) to `child`, through kill(1), as a user would.
+#[cfg(target_os = "linux")]
+fn signal(child: &std::process::Child, name: &str) {
+    let sent = std::process::Command::new("kill")
+        .args(["-s", name, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+/// The exit status of `child`, which must end within a minute.
+#[cfg(target_os = "linux")]
+fn status_within_a_minute(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("c4 did not end within a minute of the signal");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_signal_stops_a_checkpointed_solve_once_its_progress_is_saved() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
+    let folder = scratch("signal");
+    let file = folder.join("run.ckpt");
+    let file_arg = file.to_str().unwrap();
+    let start = || {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
+            .args(["solve", "--no-book", "--checkpoint", file_arg])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // Waiting for input, with no search under way, c4 ends at once.
+    let mut waiting = start();
+    let mut input = waiting.stdin.take().unwrap();
+    input.write_all(b"4455\n").unwrap();
+    let mut answers = BufReader::new(waiting.stdout.take().unwrap());
+    let mut answer = String::new();
+    answers.read_line(&mut answer).unwrap();
+    assert_eq!(answer, "4455 18\n");
+    signal(&waiting, "INT");
+    assert_eq!(status_within_a_minute(&mut waiting).code(), Some(130));
+    // In a long search (the first move, seconds even with the release build), the first signal
+    // saves the progress, and the line says where it is; the next lines are not read.
+    let mut searching = start();
+    let mut input = searching.stdin.take().unwrap();
+    input.write_all(b"4\n4455\n").unwrap();
+    let begun = std::time::Instant::now();
+    while !fs::read(&file).is_ok_and(|bytes| !bytes.is_empty()) {
+        assert!(begun.elapsed().as_secs() < 60, "no checkpoint file");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    signal(&searching, "TERM");
+    assert_eq!(status_within_a_minute(&mut searching).code(), Some(130));
+    let mut out = String::new();
+    searching
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(
+        out,
+        format!(
+            "4 error: stopped before the end; the progress is saved in {file_arg}, and the same \
+             command goes on from it\n"
+        )
+    );
+    let mut log = String::new();
+    searching
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert!(
+        log.contains(&format!(
+            "c4 solve: stopping once the progress is saved to {file_arg}"
+        )) && log.contains(&format!("checkpoint {file_arg}: score between ")),
+        "{log}"
+    );
+    drop(input);
     fs::remove_dir_all(&folder).unwrap();
 }
 

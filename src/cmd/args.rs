@@ -132,7 +132,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MB", value_parser = hash_mib)]
     pub hash: Option<u32>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
-    /// the same position (same --board; any --hash and --threads): for searches of hours
+    /// the same position (same --board; any --hash and --threads): for searches of hours.
+    /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress and stops (status 130)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["weak", "analyze"])]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two saves of --checkpoint, each with a line on standard error: the bounds
@@ -181,6 +182,7 @@ impl SolveArgs {
             checkpoint: self.checkpoint.clone().map(|file| Checkpointing {
                 file,
                 every: Duration::from_secs(self.checkpoint_every as u64),
+                stop: Arc::default(),
             }),
             ..BatchOptions::new(
                 mode,

@@ -9,10 +9,13 @@ pub mod book;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
+use crate::batch::{
+    run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog, Checkpointing,
+};
 use crate::bookbuild::BuildError;
 use crate::protocol::{self, ugi, Options};
 use crate::textio::book::BookFileError;
@@ -26,6 +29,9 @@ const EXIT_SUCCESS: u8 = 0;
 const EXIT_FAILURE: u8 = 1;
 /// A usage error (clap's own code for them) or a file that cannot be read.
 const EXIT_USAGE: u8 = 2;
+/// Stopped by a signal (SIGINT, SIGTERM or SIGHUP) before the end: 128 + SIGINT's number, as
+/// shells report a process ended by Ctrl-C. `c4 solve --checkpoint` saves its progress first.
+const EXIT_STOPPED: u8 = 130;
 
 /// How a mode that ran to its end went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +41,8 @@ pub enum Done {
     /// It ran, and said on its output what failed: a command under `--strict`, a benchmark
     /// score, a book entry that did not verify.
     Failed,
+    /// A signal stopped it before the end, once its progress was saved.
+    Stopped,
 }
 
 /// Why `c4` stopped before its mode ran to its end.
@@ -130,6 +138,9 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                 mode: "solve",
                 source,
             })?;
+            if let Some(plan) = &options.checkpoint {
+                stop_on_signals(plan);
+            }
             let stdout = BufWriter::new(io::stdout().lock());
             run_batch_solve(
                 io::stdin().lock(),
@@ -137,7 +148,14 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                 &options,
                 Some(&mut io::stderr()),
             )?;
-            Ok(Done::Success)
+            let stopped = options
+                .checkpoint
+                .is_some_and(|plan| plan.stop.is_requested());
+            Ok(if stopped {
+                Done::Stopped
+            } else {
+                Done::Success
+            })
         }
         Some(Mode::Bench(args)) => bench(&args),
         Some(Mode::Book(args)) => {
@@ -154,6 +172,28 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                 Err(e) => Err(Failure::Book(e)),
             }
         }
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP stop `c4 solve --checkpoint` with its progress saved: the
+/// first one asks the search under way to save and stop (a save of a large table takes a while,
+/// so standard error says what is happening), a second one ends the process at once, and so
+/// does the first one while no search runs, since the file then holds all there is.
+fn stop_on_signals(plan: &Checkpointing) {
+    let (stop, file) = (Arc::clone(&plan.stop), plan.file.clone());
+    let handler = move || {
+        if stop.request() {
+            eprintln!(
+                "c4 solve: stopping once the progress is saved to {} (another signal ends c4 at \
+                 once, the file as last saved)",
+                file.display()
+            );
+        } else {
+            std::process::exit(i32::from(EXIT_STOPPED));
+        }
+    };
+    if let Err(e) = ctrlc::set_handler(handler) {
+        eprintln!("c4 solve: a signal will end the search without saving its progress: {e}");
     }
 }
 
@@ -196,6 +236,7 @@ pub fn exit(outcome: Result<Done, Failure>) -> ExitCode {
     let status = match outcome {
         Ok(Done::Success) => EXIT_SUCCESS,
         Ok(Done::Failed) => EXIT_FAILURE,
+        Ok(Done::Stopped) => EXIT_STOPPED,
         Err(failure) if failure.is_closed_output() => EXIT_SUCCESS,
         Err(Failure::Usage(e)) => match e.print() {
             // Help or version that cannot be written is an I/O error; a closed pipe cannot take
