@@ -6,7 +6,8 @@
 //! up to 9 columns, or 10 from 0; letters `a`-`p` name columns on any board); an empty line is
 //! the empty board. Anything after the first space or tab is ignored, so benchmark files
 //! (`MOVES SCORE`) can be fed as they are. Output, one line per input line, in order, never
-//! skipped:
+//! skipped (a checkpointed run asked to stop early answers the line it was searching and reads
+//! no more):
 //!
 //! - [`BatchMode::Score`]: `MOVES SCORE`, the exact score from the side to move;
 //! - [`BatchMode::Weak`]: `MOVES SIGN`, `1` (the side to move wins), `0` or `-1`;
@@ -185,8 +186,17 @@ pub enum LineError {
         table: u64,
     },
     /// The run was asked to stop early; the search's progress is in the checkpoint file.
-    #[error("stopped before the end; the progress is saved in {}, and the same command goes on from it", .0.display())]
+    #[error("stopped before the end; the progress is saved in {}: run this line again with the same --board and --checkpoint to go on", .0.display())]
     Stopped(PathBuf),
+    /// The run was asked to stop early, and its last save failed: the file holds the one
+    /// before.
+    #[error("stopped before the end, and the last progress could not be saved in {} ({reason}): run this line again with the same --board and --checkpoint to go on from the save before", file.display())]
+    StoppedUnsaved {
+        /// The checkpoint file.
+        file: PathBuf,
+        /// Why the last save failed.
+        reason: String,
+    },
     /// The checkpoint was saved by a build whose table entries differ.
     #[error(
         "the checkpoint was saved by a build of c4 with other table entries; it cannot be resumed"
@@ -282,15 +292,20 @@ impl EarlyStop {
     }
 
     /// Marks a checkpointed search as under way until the guard is dropped.
-    fn searching(&self) -> impl Drop + '_ {
-        struct Searching<'a>(&'a AtomicBool);
-        impl Drop for Searching<'_> {
-            fn drop(&mut self) {
-                self.0.store(false, Ordering::SeqCst);
-            }
-        }
+    fn searching(&self) -> SearchUnderWay<'_> {
         self.searching.store(true, Ordering::SeqCst);
-        Searching(&self.searching)
+        SearchUnderWay(&self.searching)
+    }
+}
+
+/// A checkpointed search under way, from the lock on its file to its last save: while it lives,
+/// a request to stop waits for a save.
+#[must_use = "the search is under way only while the guard lives"]
+struct SearchUnderWay<'a>(&'a AtomicBool);
+
+impl Drop for SearchUnderWay<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
     }
 }
 
@@ -489,11 +504,17 @@ fn solve_checkpointed<B: Bitboard>(
         }
         None => fresh_checkpoint(solver, position, &plan.file)?,
     };
+    // Why the last save failed, if it did: a stop has no later save to make up for it.
+    let mut unsaved = None;
     loop {
         // Asked before the first interval (while the file was read, say), the file already
         // holds all there is.
         if plan.stop.is_requested() {
-            return Err(LineError::Stopped(plan.file.clone()));
+            let file = plan.file.clone();
+            return Err(match unsaved {
+                None => LineError::Stopped(file),
+                Some(reason) => LineError::StoppedUnsaved { file, reason },
+            });
         }
         let (start, nodes) = (Instant::now(), solver.nodes());
         let limits = Limits {
@@ -525,6 +546,7 @@ fn solve_checkpointed<B: Bitboard>(
                 (found, state.write(&plan.file, words))
             }
         };
+        unsaved = saved.as_ref().err().map(ToString::to_string);
         let mut report = match &saved {
             Ok(words) => format!(
                 "checkpoint {}: {found} after {:.0} s and {} nodes; {words} table words saved",
@@ -1057,28 +1079,15 @@ mod tests {
 
     #[test]
     fn a_table_of_1_gib_or_more_says_which_pages_it_lies_on() {
-        let log_of = |table_bits| {
-            let opts = BatchOptions {
+        // What c4 solve, c4 bench on files and c4 bench --empty write on their logs.
+        let logs_of = |table_bits| {
+            let batch = BatchOptions {
                 table_bits,
                 ..BatchOptions::default()
             };
-            let mut log = Vec::new();
-            run_batch_solve(&b""[..], &mut Vec::new(), &opts, Some(&mut log)).unwrap();
-            String::from_utf8(log).unwrap()
-        };
-        assert_eq!(log_of(26), "");
-        // Which one depends on the machine's reserve of 1 GiB pages.
-        let on_giga = "table: 1024 MiB on 1 GiB pages\n";
-        let other = "table: 1024 MiB, not on 1 GiB pages (reserved by the system for the whole \
-                     table, they would be faster: README, \"Big boards\")\n";
-        let log = log_of(27);
-        assert!(log == on_giga || log == other, "{log}");
-    }
-
-    #[test]
-    fn benchmarks_say_which_pages_a_table_of_1_gib_or_more_lies_on() {
-        let logs_of = |table_bits| {
-            let opts = BenchOptions {
+            let mut solve_log = Vec::new();
+            run_batch_solve(&b""[..], &mut Vec::new(), &batch, Some(&mut solve_log)).unwrap();
+            let bench = BenchOptions {
                 table_bits,
                 board: BatchBoard::new(4, 4, Counting::FromOne).unwrap(),
                 ..BenchOptions::default()
@@ -1088,17 +1097,18 @@ mod tests {
                 to: &mut files_log,
                 progress: false,
             };
-            run_bench(&[], &mut Vec::new(), &opts, Some(log)).unwrap();
+            run_bench(&[], &mut Vec::new(), &bench, Some(log)).unwrap();
             let mut empty_log = Vec::new();
-            run_empty_board_bench(&mut Vec::new(), &opts, Some(&mut empty_log)).unwrap();
-            [files_log, empty_log].map(|log| String::from_utf8(log).unwrap())
+            run_empty_board_bench(&mut Vec::new(), &bench, Some(&mut empty_log)).unwrap();
+            [solve_log, files_log, empty_log].map(|log| String::from_utf8(log).unwrap())
         };
-        assert_eq!(logs_of(26), ["", ""]);
+        assert_eq!(logs_of(26), ["", "", ""]);
+        // Which one depends on the machine's reserve of 1 GiB pages.
+        let on_giga = "table: 1024 MiB on 1 GiB pages\n";
+        let other = "table: 1024 MiB, not on 1 GiB pages (reserved by the system for the whole \
+                     table, they would be faster: README, \"Big boards\")\n";
         for log in logs_of(27) {
-            assert!(
-                log.starts_with("table: 1024 MiB") && log.contains("1 GiB pages"),
-                "{log}"
-            );
+            assert!(log == on_giga || log == other, "{log}");
         }
     }
 
@@ -1220,12 +1230,25 @@ mod tests {
         }
     }
 
-    /// A log that asks the run to end at its first line, as a signal during the first save.
-    struct StopAtFirstSave(Arc<EarlyStop>);
+    /// A log that asks the run to stop at its `stop_at`-th line, as a signal during that save,
+    /// and first, at its first line, makes the saves after it fail where `block` names a file
+    /// (a folder in the way of the save's temporary file).
+    struct StopAtSave {
+        stop: Arc<EarlyStop>,
+        stop_at: usize,
+        block: Option<PathBuf>,
+        lines: usize,
+    }
 
-    impl Write for StopAtFirstSave {
+    impl Write for StopAtSave {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.request();
+            self.lines += buf.iter().filter(|&&b| b == b'\n').count();
+            if let Some(file) = self.block.take() {
+                std::fs::create_dir(Checkpoint::temporary(&file)).unwrap();
+            }
+            if self.lines == self.stop_at {
+                self.stop.request();
+            }
             Ok(buf.len())
         }
         fn flush(&mut self) -> io::Result<()> {
@@ -1247,44 +1270,82 @@ mod tests {
             }),
             ..BatchOptions::new(BatchMode::Score, 1, None)
         };
+        let run = |stop: &Arc<EarlyStop>, log: Option<&mut dyn Write>| {
+            let mut out = Vec::new();
+            // The first line scores 1 after about 10^6 nodes without the book.
+            let input = "4455\n73664511\n61362454\n";
+            run_batch_solve(input.as_bytes(), &mut out, &options(stop), log).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let stopped = |stop_at, block| {
+            let stop = Arc::new(EarlyStop::default());
+            let mut log = StopAtSave {
+                stop: Arc::clone(&stop),
+                stop_at,
+                block,
+                lines: 0,
+            };
+            run(&stop, Some(&mut log))
+        };
         // With no search under way there is nothing to wait for; asked again, neither.
         let stop = Arc::new(EarlyStop::default());
         assert!(!stop.request() && !stop.request() && stop.is_requested());
-        // Asked during the first save of the first line (1 after about 10^6 nodes without the
-        // book): that line says where its progress is, and the second is not read.
-        let stop = Arc::new(EarlyStop::default());
-        let mut out = Vec::new();
-        let mut log = StopAtFirstSave(Arc::clone(&stop));
-        let input = "73664511
-61362454
-";
-        run_batch_solve(input.as_bytes(), &mut out, &options(&stop), Some(&mut log)).unwrap();
+        // Asked during the second line's first save: that line says where its progress is, and
+        // the third is not read.
+        let go_on = "run this line again with the same --board and --checkpoint to go on";
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            stopped(2, None),
             format!(
-                "73664511 error: stopped before the end; the progress is saved in {}, and the \
-                 same command goes on from it\n",
+                "4455 18\n73664511 error: stopped before the end; the progress is saved in {}: \
+                 {go_on}\n",
                 file.display()
             )
         );
         let (saved, words) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert!(saved.lower < saved.upper && saved.nodes > 0 && !words.is_empty());
-        // Asked while no search runs, the search stops before its first interval and leaves
-        // the file as it was.
+        // Asked before the search, it stops before its first interval; the file stays as it
+        // was.
         let mut out = Vec::new();
-        run_batch_solve(input.as_bytes(), &mut out, &options(&stop), None).unwrap();
-        assert!(String::from_utf8(out)
-            .unwrap()
-            .contains("error: stopped before the end"));
+        run_batch_solve(&b"73664511\n"[..], &mut out, &options(&stop), None).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!(
+                "73664511 error: stopped before the end; the progress is saved in {}: {go_on}\n",
+                file.display()
+            )
+        );
         assert_eq!(
             Checkpoint::read_whole(&file).unwrap(),
             Some((saved.clone(), words))
         );
+        // Asked when the last save failed, the line says so; the file holds the save before.
+        let out = stopped(2, Some(file.clone()));
+        let (first, rest) = out.split_once('\n').unwrap();
+        assert!(
+            first.contains("holds the checkpoint of another position"),
+            "{out}"
+        );
+        assert!(
+            rest.starts_with(&format!(
+                "73664511 error: stopped before the end, and the last progress could not be \
+                 saved in {} (",
+                file.display()
+            )) && rest.ends_with("): run this line again with the same --board and --checkpoint to go on from the save before\n"),
+            "{out}"
+        );
+        let (before, _) = Checkpoint::read_whole(&file).unwrap().unwrap();
+        assert!(before.nodes > saved.nodes && before.lower < before.upper);
+        std::fs::remove_dir(Checkpoint::temporary(&file)).unwrap();
         // The same command goes on from the file to the score.
         let fresh = Arc::new(EarlyStop::default());
-        let mut out = Vec::new();
-        run_batch_solve(input.as_bytes(), &mut out, &options(&fresh), None).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "73664511 1\n61362454 -4\n");
+        assert_eq!(
+            run(&fresh, None),
+            format!(
+                "4455 error: {} holds the checkpoint of another position; name another file\n\
+                 73664511 1\n61362454 -4\n",
+                file.display()
+            )
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,10 +1,10 @@
 //! The command line through the real binary: help and version on every subcommand, usage
 //! errors (the reason, then a pointer to `--help`), and the exit statuses README.md documents
 //! (0 success; 1 a failed command under `--strict`, a wrong benchmark score or an I/O error; 2 a
-//! usage error or an unreadable file; 130 a checkpointed solve stopped by a signal).
+//! usage error or an unreadable file; a checkpointed solve stopped by a signal ends by it).
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
@@ -233,101 +233,141 @@ fn a_checkpointed_solve_saves_its_score_and_answers_from_it_next_time() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
-/// Sends the signal `name` (`INT`, `TERM`) to `child`, through kill(1), as a user would.
+/// A running `c4`, killed if a test fails before it ends.
 #[cfg(target_os = "linux")]
-fn signal(child: &std::process::Child, name: &str) {
-    let sent = std::process::Command::new("kill")
-        .args(["-s", name, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+struct Running {
+    child: std::process::Child,
+    /// Its standard input, until closed.
+    input: Option<std::process::ChildStdin>,
+    answers: std::io::BufReader<std::process::ChildStdout>,
 }
 
-/// The exit status of `child`, which must end within a minute.
 #[cfg(target_os = "linux")]
-fn status_within_a_minute(child: &mut std::process::Child) -> std::process::ExitStatus {
-    let start = std::time::Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
+impl Running {
+    /// `program ARGS` with its three streams piped, given `input` and left waiting for more.
+    fn start(program: &Path, args: &[&str], input: &[u8]) -> Running {
+        use std::io::Write;
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input).unwrap();
+        let answers = std::io::BufReader::new(child.stdout.take().unwrap());
+        Running {
+            child,
+            input: Some(stdin),
+            answers,
         }
-        if start.elapsed() > std::time::Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("c4 did not end within a minute of the signal");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+
+    /// The next line of standard output.
+    fn answer(&mut self) -> String {
+        use std::io::BufRead;
+        let mut line = String::new();
+        self.answers.read_line(&mut line).unwrap();
+        line
+    }
+
+    /// Sends the signal `name` (`INT`, `TERM`, `HUP`), through kill(1), as a user would.
+    fn signal(&self, name: &str) {
+        let sent = std::process::Command::new("kill")
+            .args(["-s", name, &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+
+    /// Waits for the end, at most a minute: the status, the rest of standard output and
+    /// standard error.
+    fn end(&mut self) -> (std::process::ExitStatus, String, String) {
+        use std::io::Read;
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(start.elapsed().as_secs() < 60, "c4 did not end");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let (mut out, mut log) = (String::new(), String::new());
+        self.answers.read_to_string(&mut out).unwrap();
+        let stderr = self.child.stderr.as_mut().unwrap();
+        stderr.read_to_string(&mut log).unwrap();
+        (status, out, log)
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
 #[test]
 #[cfg(target_os = "linux")]
 fn a_signal_stops_a_checkpointed_solve_once_its_progress_is_saved() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    use std::process::Stdio;
+    use std::os::unix::process::ExitStatusExt;
 
     let folder = scratch("signal");
     let file = folder.join("run.ckpt");
     let file_arg = file.to_str().unwrap();
-    let start = || {
-        std::process::Command::new(assert_cmd::cargo::cargo_bin("c4"))
-            .args(["solve", "--no-book", "--checkpoint", file_arg])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    // Waiting for input, with no search under way, c4 ends at once.
-    let mut waiting = start();
-    let mut input = waiting.stdin.take().unwrap();
-    input.write_all(b"4455\n").unwrap();
-    let mut answers = BufReader::new(waiting.stdout.take().unwrap());
-    let mut answer = String::new();
-    answers.read_line(&mut answer).unwrap();
-    assert_eq!(answer, "4455 18\n");
-    signal(&waiting, "INT");
-    assert_eq!(status_within_a_minute(&mut waiting).code(), Some(130));
+    let c4 = assert_cmd::cargo::cargo_bin("c4");
+    let args = ["solve", "--no-book", "--checkpoint", file_arg];
+    // Waiting for input, with no search under way, c4 ends by the signal at once.
+    let mut waiting = Running::start(&c4, &args, b"4455\n");
+    assert_eq!(waiting.answer(), "4455 18\n");
+    waiting.signal("INT");
+    assert_eq!(waiting.end().0.signal(), Some(2));
     // In a long search (the first move, seconds even with the release build), the first signal
-    // saves the progress, and the line says where it is; the next lines are not read.
-    let mut searching = start();
-    let mut input = searching.stdin.take().unwrap();
-    input.write_all(b"4\n4455\n").unwrap();
+    // saves the progress, and the line says where it is; the next lines are not read. The
+    // file is written first thing in the search, once the signals are answered.
+    fs::remove_file(&file).unwrap();
+    let mut searching = Running::start(&c4, &args, b"4\n4455\n");
     let begun = std::time::Instant::now();
     while !fs::read(&file).is_ok_and(|bytes| !bytes.is_empty()) {
         assert!(begun.elapsed().as_secs() < 60, "no checkpoint file");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
-    signal(&searching, "TERM");
-    assert_eq!(status_within_a_minute(&mut searching).code(), Some(130));
-    let mut out = String::new();
-    searching
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
+    searching.signal("TERM");
+    let (status, out, log) = searching.end();
+    assert_eq!(status.signal(), Some(15), "{log}");
     assert_eq!(
         out,
         format!(
-            "4 error: stopped before the end; the progress is saved in {file_arg}, and the same \
-             command goes on from it\n"
+            "4 error: stopped before the end; the progress is saved in {file_arg}: run this \
+             line again with the same --board and --checkpoint to go on\n"
         )
     );
-    let mut log = String::new();
-    searching
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
     assert!(
         log.contains(&format!(
-            "c4 solve: stopping once the progress is saved to {file_arg}"
+            "c4 solve: SIGTERM: stopping once the progress is saved to {file_arg}"
         )) && log.contains(&format!("checkpoint {file_arg}: score between ")),
         "{log}"
     );
-    drop(input);
+    // Started with SIGHUP ignored (nohup), c4 leaves it ignored.
+    let other = folder.join("other.ckpt");
+    let other_args = [
+        "solve",
+        "--no-book",
+        "--checkpoint",
+        other.to_str().unwrap(),
+    ];
+    let nohup_args = [&[c4.to_str().unwrap()], &other_args[..]].concat();
+    let mut nohup = Running::start(Path::new("nohup"), &nohup_args, b"4455\n");
+    assert_eq!(nohup.answer(), "4455 18\n");
+    nohup.signal("HUP");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(nohup.child.try_wait().unwrap().is_none(), "SIGHUP ended c4");
+    nohup.input = None;
+    assert_eq!(nohup.end().0.code(), Some(0));
     fs::remove_dir_all(&folder).unwrap();
 }
 

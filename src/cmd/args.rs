@@ -133,7 +133,7 @@ pub struct SolveArgs {
     pub hash: Option<u32>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board; any --hash and --threads): for searches of hours.
-    /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress and stops (status 130)
+    /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress, then stops c4
     #[arg(long, value_name = "FILE", conflicts_with_all = ["weak", "analyze"])]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two saves of --checkpoint, each with a line on standard error: the bounds
@@ -239,7 +239,8 @@ pub struct BenchArgs {
     /// Take at most N positions per file
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<usize>,
-    /// A transposition table of 2^N entries, 10-30 (default 18: 2 MiB; 30: 8 GiB)
+    /// A transposition table of 2^N entries, 10-30 (default 18: 2 MiB; 30: 8 GiB; from 27 on,
+    /// see --hash on 1 GiB pages)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(10..=30))]
     pub bits: Option<u32>,
     /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two). From

@@ -2,20 +2,21 @@
 //! streams, and turns every way it can end into an exit status in one place ([`exit`]): 0 success,
 //! 1 a failed command under `--strict`, a wrong benchmark score, a book that failed to verify or
 //! an I/O error, 2 a usage error or a file named on the command line that cannot be used. A
-//! closed standard output is not an error. `main.rs` only parses the arguments and calls these.
+//! closed standard output is not an error. `c4 solve --checkpoint` stopped by a signal ends by
+//! that signal once its progress is saved ([`signals`]). `main.rs` only parses the arguments and
+//! calls these.
 
 pub mod args;
 pub mod book;
+#[cfg(unix)]
+mod signals;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::batch::{
-    run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog, Checkpointing,
-};
+use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
 use crate::bookbuild::BuildError;
 use crate::protocol::{self, ugi, Options};
 use crate::textio::book::BookFileError;
@@ -29,11 +30,8 @@ const EXIT_SUCCESS: u8 = 0;
 const EXIT_FAILURE: u8 = 1;
 /// A usage error (clap's own code for them) or a file that cannot be read.
 const EXIT_USAGE: u8 = 2;
-/// Stopped by a signal (SIGINT, SIGTERM or SIGHUP) before the end: 128 + SIGINT's number, as
-/// shells report a process ended by Ctrl-C. `c4 solve --checkpoint` saves its progress first.
-const EXIT_STOPPED: u8 = 130;
 
-/// How a mode that ran to its end went.
+/// How a mode that ran went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Done {
     /// Everything asked for was done.
@@ -41,8 +39,9 @@ pub enum Done {
     /// It ran, and said on its output what failed: a command under `--strict`, a benchmark
     /// score, a book entry that did not verify.
     Failed,
-    /// A signal stopped it before the end, once its progress was saved.
-    Stopped,
+    /// The signal of this number stopped it before the end, once its progress was saved; the
+    /// process ends by the same signal.
+    Stopped(i32),
 }
 
 /// Why `c4` stopped before its mode ran to its end.
@@ -138,24 +137,23 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                 mode: "solve",
                 source,
             })?;
-            if let Some(plan) = &options.checkpoint {
-                stop_on_signals(plan);
-            }
+            #[cfg(unix)]
+            let first_signal = options.checkpoint.as_ref().map(signals::stop_on_signals);
             let stdout = BufWriter::new(io::stdout().lock());
-            run_batch_solve(
+            let ran = run_batch_solve(
                 io::stdin().lock(),
                 stdout,
                 &options,
                 Some(&mut io::stderr()),
-            )?;
-            let stopped = options
-                .checkpoint
-                .is_some_and(|plan| plan.stop.is_requested());
-            Ok(if stopped {
-                Done::Stopped
-            } else {
-                Done::Success
-            })
+            );
+            // Stopped by a signal, c4 ends by it, even if the answer could no longer be written
+            // (SIGHUP: the terminal is gone); the progress is saved by then.
+            #[cfg(unix)]
+            if let Some(signal) = first_signal.and_then(|first| first.get()) {
+                return Ok(Done::Stopped(signal));
+            }
+            ran?;
+            Ok(Done::Success)
         }
         Some(Mode::Bench(args)) => bench(&args),
         Some(Mode::Book(args)) => {
@@ -172,28 +170,6 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                 Err(e) => Err(Failure::Book(e)),
             }
         }
-    }
-}
-
-/// Makes SIGINT, SIGTERM and SIGHUP stop `c4 solve --checkpoint` with its progress saved: the
-/// first one asks the search under way to save and stop (a save of a large table takes a while,
-/// so standard error says what is happening), a second one ends the process at once, and so
-/// does the first one while no search runs, since the file then holds all there is.
-fn stop_on_signals(plan: &Checkpointing) {
-    let (stop, file) = (Arc::clone(&plan.stop), plan.file.clone());
-    let handler = move || {
-        if stop.request() {
-            eprintln!(
-                "c4 solve: stopping once the progress is saved to {} (another signal ends c4 at \
-                 once, the file as last saved)",
-                file.display()
-            );
-        } else {
-            std::process::exit(i32::from(EXIT_STOPPED));
-        }
-    };
-    if let Err(e) = ctrlc::set_handler(handler) {
-        eprintln!("c4 solve: a signal will end the search without saving its progress: {e}");
     }
 }
 
@@ -231,24 +207,29 @@ fn bench(args: &args::BenchArgs) -> Result<Done, Failure> {
 }
 
 /// The exit status of how `c4` ended, with what it has to say on standard error (or, for help
-/// and version, on standard output): the one place where outcomes become statuses.
+/// and version, on standard output): the one place where outcomes become statuses. (A signal
+/// that ends a checkpointed run at once, with nothing left to save, ends it from [`signals`].)
 pub fn exit(outcome: Result<Done, Failure>) -> ExitCode {
     let status = match outcome {
         Ok(Done::Success) => EXIT_SUCCESS,
         Ok(Done::Failed) => EXIT_FAILURE,
-        Ok(Done::Stopped) => EXIT_STOPPED,
+        #[cfg(unix)]
+        Ok(Done::Stopped(signal)) => signals::end_by(signal),
+        #[cfg(not(unix))]
+        Ok(Done::Stopped(signal)) => 128 + signal as u8,
         Err(failure) if failure.is_closed_output() => EXIT_SUCCESS,
         Err(Failure::Usage(e)) => match e.print() {
             // Help or version that cannot be written is an I/O error; a closed pipe cannot take
             // the text, and the status still says what happened.
             Err(io) if !e.use_stderr() && io.kind() != io::ErrorKind::BrokenPipe => {
-                eprintln!("c4: {}", describe(&io));
+                let _ = writeln!(io::stderr(), "c4: {}", describe(&io));
                 EXIT_FAILURE
             }
             _ => Failure::Usage(e).status(),
         },
         Err(failure) => {
-            eprintln!("{failure}");
+            // A standard error that is gone (a closed terminal) cannot change the status.
+            let _ = writeln!(io::stderr(), "{failure}");
             failure.status()
         }
     };

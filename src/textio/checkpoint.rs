@@ -197,8 +197,13 @@ impl Checkpoint {
         (lower <= upper).then_some((checkpoint, words))
     }
 
+    /// The temporary file that a save to `path` writes before renaming it over `path`.
+    pub fn temporary(path: &Path) -> PathBuf {
+        beside(path, ".tmp")
+    }
+
     /// Writes the checkpoint and the table words that `words` yields to `path`, through a
-    /// temporary file beside it renamed over it, and returns how many words it wrote. `words`
+    /// temporary file beside it ([`temporary`](Self::temporary)) renamed over it, and returns how many words it wrote. `words`
     /// is called twice, to count the words and to write them, and must yield the same both
     /// times.
     ///
@@ -209,7 +214,7 @@ impl Checkpoint {
         path: &Path,
         words: impl Fn() -> I,
     ) -> Result<u64, CheckpointError> {
-        let temporary = beside(path, ".tmp");
+        let temporary = Checkpoint::temporary(path);
         let failed = |at: &Path| {
             let at = at.to_path_buf();
             move |source| CheckpointError::Io { path: at, source }
