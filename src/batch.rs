@@ -350,8 +350,12 @@ pub fn run_batch_solve(
     opts: &BatchOptions,
     mut log: Option<&mut dyn Write>,
 ) -> io::Result<()> {
-    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
-    note_pages(&solver, log.as_deref_mut());
+    let mut solver = solver(
+        opts.table_bits,
+        opts.threads,
+        opts.book.as_ref(),
+        log.as_deref_mut(),
+    )?;
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -394,14 +398,6 @@ pub fn run_batch_solve(
         }
     }
     Ok(())
-}
-
-/// Writes [`pages_note`] to `log`, if any; a note that cannot be written is dropped, as the
-/// checkpoints' lines are.
-fn note_pages(solver: &Solver, log: Option<&mut (impl Write + ?Sized)>) {
-    if let (Some(log), Some(line)) = (log, pages_note(solver)) {
-        let _ = writeln!(log, "{line}");
-    }
 }
 
 /// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
@@ -643,13 +639,23 @@ fn percentile(times: &[Duration], p: usize) -> Duration {
     times[rank - 1]
 }
 
-/// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`.
+/// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`, with
+/// [`pages_note`] written to `log`, if any (a note that cannot be written is dropped, as the
+/// checkpoints' lines are).
 ///
 /// # Errors
 /// The system refused the table's memory ([`io::ErrorKind::OutOfMemory`]).
-fn solver(table_bits: u32, threads: usize, book: Option<&Arc<Book>>) -> io::Result<Solver> {
+fn solver(
+    table_bits: u32,
+    threads: usize,
+    book: Option<&Arc<Book>>,
+    log: Option<&mut (impl Write + ?Sized)>,
+) -> io::Result<Solver> {
     let mut solver = Solver::try_with_table_bits(table_bits)
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
+    if let (Some(log), Some(line)) = (log, pages_note(&solver)) {
+        let _ = writeln!(log, "{line}");
+    }
     solver.set_threads(threads);
     solver.set_book(book.cloned());
     Ok(solver)
@@ -863,7 +869,7 @@ pub fn run_bench(
     files: &[PathBuf],
     mut out: impl Write,
     opts: &BenchOptions,
-    log: Option<BenchLog>,
+    mut log: Option<BenchLog>,
 ) -> Result<BenchReport, BenchError> {
     let texts = files
         .iter()
@@ -874,11 +880,9 @@ pub fn run_bench(
             })
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
-    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
-    let mut progress = log.and_then(|log| {
-        note_pages(&solver, Some(&mut *log.to));
-        log.progress.then_some(log.to)
-    });
+    let notes = log.as_mut().map(|log| &mut *log.to);
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref(), notes)?;
+    let mut progress = log.and_then(|log| log.progress.then_some(log.to));
     let mut report = BenchReport::default();
     for (file, text) in files.iter().zip(&texts) {
         let lines: Vec<&str> = text
@@ -1023,8 +1027,7 @@ pub fn run_empty_board_bench(
     opts: &BenchOptions,
     log: Option<&mut dyn Write>,
 ) -> io::Result<()> {
-    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref())?;
-    note_pages(&solver, log);
+    let mut solver = solver(opts.table_bits, opts.threads, opts.book.as_ref(), log)?;
     let (width, height) = (opts.board.width(), opts.board.height());
     let position = AnyPosition::new(width, height).map_err(io::Error::other)?;
     let start = Instant::now();
