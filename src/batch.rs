@@ -533,12 +533,12 @@ fn solve_checkpointed<B: Bitboard>(
         let (found, saved) = match score {
             Some(score) => {
                 (state.lower, state.upper) = (score.value(), score.value());
-                let saved = state.write(&plan.file, std::iter::empty);
+                let saved = state.write(&plan.file, std::iter::empty());
                 (format!("score {score}"), saved)
             }
             None => {
                 let found = format!("score between {} and {}", state.lower, state.upper);
-                let words = || solver.proven_entries(position, CHECKPOINT_MIN_WORK);
+                let words = solver.proven_entries(position, CHECKPOINT_MIN_WORK);
                 (found, state.write(&plan.file, words))
             }
         };
@@ -589,7 +589,7 @@ fn fresh_checkpoint<B: Bitboard>(
         elapsed: Duration::ZERO,
         nodes: 0,
     };
-    new.write(file, std::iter::empty)?;
+    new.write(file, std::iter::empty())?;
     Ok(new)
 }
 
@@ -1418,7 +1418,7 @@ mod tests {
                 table_layout,
                 ..saved.clone()
             };
-            saved.write(&file, || words.iter().copied()).unwrap();
+            saved.write(&file, words.iter().copied()).unwrap();
         };
         save_as(Solver::new().table_layout() + 1);
         let refused = run(line, &mut Vec::new());

@@ -1,11 +1,18 @@
 //! Checkpoint files: where a long exact search stood when it last saved, so that another process
 //! can go on from there (`c4 solve --checkpoint FILE`).
 //!
-//! Layout: the line `c4 checkpoint 1`, then little-endian 64-bit numbers: width, height, the
+//! Layout: the line `c4 checkpoint 2`, then little-endian 64-bit numbers: width, height, the
 //! position's key (low and high word), the solver's table layout and size in words, the proven
-//! lower and upper bound of the score, the search time so far in milliseconds, the nodes so far,
-//! the number of table words N, N pairs (word index, word), and a checksum of everything before
-//! it. A checkpoint is written to `FILE.tmp` and renamed over `FILE`, so a crash while saving
+//! lower and upper bound of the score, the search time so far in milliseconds and the nodes so
+//! far. Then the table words in rising order of their index, each as its index less the word
+//! before's (less -1 for the first), in unsigned LEB128, followed by the word itself; a 0 byte
+//! ends them. Last come the number of table words
+//! and a checksum of all the numbers before it, with an (index, word) pair for each table word.
+//! The count comes last so that a save reads the table once, and the indexes take a byte or two
+//! instead of eight, since a save of a big table is as slow as the disk. Files of version 1 (`c4
+//! checkpoint 1`: the count after the nodes, every index whole) are still read.
+//!
+//! A checkpoint is written to `FILE.tmp` and renamed over `FILE`, so a crash while saving
 //! leaves the last one whole. The table words are streamed both ways, never held in memory
 //! beside the table they come from or go to.
 
@@ -18,11 +25,15 @@ use thiserror::Error;
 use super::describe;
 use crate::solver::book::Checksum;
 
-/// The first line of every checkpoint file: 16 bytes, two words of the checksum.
-const MAGIC: &[u8; 16] = b"c4 checkpoint 1\n";
+/// The first line of a checkpoint file as this build writes it: 16 bytes, two words of the
+/// checksum.
+const MAGIC: &[u8; 16] = b"c4 checkpoint 2\n";
 
-/// The numbers before the table words.
-const HEADER_NUMBERS: usize = 11;
+/// The first line of a checkpoint file of version 1, which is still read.
+const MAGIC_1: &[u8; 16] = b"c4 checkpoint 1\n";
+
+/// The numbers before the table words (version 1 has one more, their count).
+const HEADER_NUMBERS: usize = 10;
 
 /// Where a search of one position stood; the table words it proved travel beside it
 /// ([`Checkpoint::write`], [`SavedWords`]).
@@ -54,10 +65,28 @@ pub struct SavedWords<R> {
     input: R,
     path: PathBuf,
     sum: Checksum,
-    /// Words not yet taken.
-    left: u64,
-    /// The file ended or failed before all its words were read.
-    cut_short: bool,
+    /// How the words are laid out, and how far they have been read.
+    words: WordsRead,
+    /// The file ended, failed or held something else before all its words were read.
+    broken: bool,
+}
+
+/// How far the table words of a checkpoint file have been read, as their version lays them out.
+enum WordsRead {
+    /// Version 1: as many as its header says, each index a whole number.
+    Counted {
+        /// Words not yet taken.
+        left: u64,
+    },
+    /// Version 2: indexes as distances, up to a 0 byte, then the count.
+    Streamed {
+        /// The least index the next word may have.
+        next_index: u64,
+        /// Words taken so far.
+        taken: u64,
+        /// The 0 byte after the last word was read.
+        ended: bool,
+    },
 }
 
 /// A checkpoint held by one run: the lock on `FILE.lock`, released when dropped (or when the
@@ -159,19 +188,31 @@ impl Checkpoint {
         for part in magic.chunks_exact_mut(8) {
             part.copy_from_slice(&next()?.to_le_bytes());
         }
-        if &magic != MAGIC {
-            return None;
-        }
+        let counted = match &magic {
+            MAGIC => false,
+            MAGIC_1 => true,
+            _ => return None,
+        };
         let mut header = [0u64; HEADER_NUMBERS];
         for number in &mut header {
             *number = next()?;
         }
-        let [width, height, key_low, key_high, table_layout, table_words, lower, upper, millis, nodes, count] =
+        let words = if counted {
+            let count = next()?;
+            let fixed = (MAGIC.len() + 8 * HEADER_NUMBERS + 16) as u64;
+            if len != count.checked_mul(16)?.checked_add(fixed)? {
+                return None;
+            }
+            WordsRead::Counted { left: count }
+        } else {
+            WordsRead::Streamed {
+                next_index: 0,
+                taken: 0,
+                ended: false,
+            }
+        };
+        let [width, height, key_low, key_high, table_layout, table_words, lower, upper, millis, nodes] =
             header;
-        let fixed = (MAGIC.len() + 8 * HEADER_NUMBERS + 8) as u64;
-        if len != count.checked_mul(16)?.checked_add(fixed)? {
-            return None;
-        }
         let (lower, upper) = (
             i8::try_from(lower as i64).ok()?,
             i8::try_from(upper as i64).ok()?,
@@ -191,8 +232,8 @@ impl Checkpoint {
             input,
             path: path.to_path_buf(),
             sum,
-            left: count,
-            cut_short: false,
+            words,
+            broken: false,
         };
         (lower <= upper).then_some((checkpoint, words))
     }
@@ -202,29 +243,31 @@ impl Checkpoint {
         beside(path, ".tmp")
     }
 
-    /// Writes the checkpoint and the table words that `words` yields to `path`, through a
-    /// temporary file beside it ([`temporary`](Self::temporary)) renamed over it, and returns how many words it wrote. `words`
-    /// is called twice, to count the words and to write them, and must yield the same both
-    /// times.
+    /// Writes the checkpoint and the table words that `words` yields, in rising order of their
+    /// index, to `path`, through a temporary file beside it ([`temporary`](Self::temporary))
+    /// renamed over it, and returns how many words it wrote.
     ///
     /// # Errors
     /// The file cannot be written.
-    pub fn write<I: Iterator<Item = (u64, u64)>>(
+    pub fn write(
         &self,
         path: &Path,
-        words: impl Fn() -> I,
+        words: impl Iterator<Item = (u64, u64)>,
     ) -> Result<u64, CheckpointError> {
         let temporary = Checkpoint::temporary(path);
         let failed = |at: &Path| {
             let at = at.to_path_buf();
             move |source| CheckpointError::Io { path: at, source }
         };
-        let count = words().count() as u64;
         let file = std::fs::File::create(&temporary).map_err(failed(&temporary))?;
-        let mut out = io::BufWriter::new(file);
+        let mut out = io::BufWriter::with_capacity(1 << 20, file);
+        let mut count = 0;
         let written = self
-            .write_to(&mut out, count, words())
-            .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
+            .write_to(&mut out, words)
+            .and_then(|words| {
+                count = words;
+                out.into_inner().map_err(|e| e.into_error())
+            })
             .and_then(|file| file.sync_all());
         if let Err(source) = written {
             // What was written is of no use; the checkpoint before it is still whole.
@@ -241,20 +284,19 @@ impl Checkpoint {
         Ok(count)
     }
 
-    /// Writes the checkpoint with the `count` words of `words`.
+    /// Writes the checkpoint with the words of `words`, and returns how many there were.
     fn write_to(
         &self,
         out: &mut impl Write,
-        count: u64,
         words: impl Iterator<Item = (u64, u64)>,
-    ) -> io::Result<()> {
-        let mut sum = Checksum::new();
-        let mut put = |word: u64| {
-            sum.add(word);
-            out.write_all(&word.to_le_bytes())
-        };
+    ) -> io::Result<u64> {
+        let sum = &mut Checksum::new();
         for magic in MAGIC.chunks_exact(8) {
-            put(u64::from_le_bytes(magic.try_into().expect("8 bytes")))?;
+            put(
+                out,
+                sum,
+                u64::from_le_bytes(magic.try_into().expect("8 bytes")),
+            )?;
         }
         let header: [u64; HEADER_NUMBERS] = [
             u64::from(self.width),
@@ -267,24 +309,35 @@ impl Checkpoint {
             i64::from(self.upper) as u64,
             self.elapsed.as_millis() as u64,
             self.nodes,
-            count,
         ];
         for number in header {
-            put(number)?;
+            put(out, sum, number)?;
         }
-        let mut written = 0;
+        let (mut count, mut next_index) = (0u64, 0u64);
         for (index, word) in words {
-            put(index)?;
-            put(word)?;
-            written += 1;
+            let step = index.checked_sub(next_index).and_then(|d| d.checked_add(1));
+            let (Some(step), Some(after)) = (step, index.checked_add(1)) else {
+                return Err(io::Error::other(
+                    "the table words came out of order while being saved",
+                ));
+            };
+            sum.add(index);
+            write_leb128(out, step)?;
+            put(out, sum, word)?;
+            next_index = after;
+            count += 1;
         }
-        if written != count {
-            return Err(io::Error::other(
-                "the table changed while its words were being saved",
-            ));
-        }
-        out.write_all(&sum.value().to_le_bytes())
+        out.write_all(&[0])?;
+        put(out, sum, count)?;
+        out.write_all(&sum.value().to_le_bytes())?;
+        Ok(count)
     }
+}
+
+/// Writes `number` to `out` as 8 little-endian bytes and adds it to `sum`.
+fn put(out: &mut impl Write, sum: &mut Checksum, number: u64) -> io::Result<()> {
+    sum.add(number);
+    out.write_all(&number.to_le_bytes())
 }
 
 impl<R: Read> SavedWords<R> {
@@ -295,10 +348,57 @@ impl<R: Read> SavedWords<R> {
     /// may be trusted.
     pub fn finish(mut self) -> Result<(), CheckpointError> {
         for _ in &mut self {}
-        let whole = !self.cut_short && next_number(&mut self.input) == Some(self.sum.value());
+        let counted = match self.words {
+            WordsRead::Counted { .. } => true,
+            WordsRead::Streamed { taken, .. } => {
+                let count = next_number(&mut self.input);
+                count.inspect(|&count| self.sum.add(count)) == Some(taken)
+            }
+        };
+        let whole = !self.broken
+            && counted
+            && next_number(&mut self.input) == Some(self.sum.value())
+            && self.input.read(&mut [0]).is_ok_and(|read| read == 0);
         whole
             .then_some(())
             .ok_or(CheckpointError::Format { path: self.path })
+    }
+
+    /// The next (index, word) pair of version 2's words, `None` after the last.
+    fn next_streamed(&mut self) -> Option<(u64, u64)> {
+        let WordsRead::Streamed {
+            next_index,
+            taken,
+            ended,
+        } = &mut self.words
+        else {
+            return None;
+        };
+        if *ended {
+            return None;
+        }
+        let Some(step) = read_leb128(&mut self.input) else {
+            self.broken = true;
+            *ended = true;
+            return None;
+        };
+        if step == 0 {
+            *ended = true;
+            return None;
+        }
+        let index = (step - 1).checked_add(*next_index);
+        let pair = index.zip(next_number(&mut self.input));
+        match pair {
+            Some((index, _)) => {
+                *next_index = index.wrapping_add(1);
+                *taken += 1;
+            }
+            None => {
+                self.broken = true;
+                *ended = true;
+            }
+        }
+        pair
     }
 }
 
@@ -306,20 +406,19 @@ impl<R: Read> Iterator for SavedWords<R> {
     type Item = (u64, u64);
 
     fn next(&mut self) -> Option<(u64, u64)> {
-        if self.left == 0 {
-            return None;
-        }
-        let pair = next_number(&mut self.input).zip(next_number(&mut self.input));
-        match pair {
-            Some((index, word)) => {
-                self.sum.add(index);
-                self.sum.add(word);
-                self.left -= 1;
+        let pair = match &mut self.words {
+            WordsRead::Counted { left: 0 } => return None,
+            WordsRead::Counted { left } => {
+                let pair = next_number(&mut self.input).zip(next_number(&mut self.input));
+                *left = if pair.is_some() { *left - 1 } else { 0 };
+                self.broken |= pair.is_none();
+                pair
             }
-            None => {
-                self.cut_short = true;
-                self.left = 0;
-            }
+            WordsRead::Streamed { .. } => self.next_streamed(),
+        };
+        if let Some((index, word)) = pair {
+            self.sum.add(index);
+            self.sum.add(word);
         }
         pair
     }
@@ -337,6 +436,41 @@ fn next_number(input: &mut impl Read) -> Option<u64> {
     let mut bytes = [0u8; 8];
     input.read_exact(&mut bytes).ok()?;
     Some(u64::from_le_bytes(bytes))
+}
+
+/// Writes `number` as unsigned LEB128: seven bits a byte, lowest first, the top bit set on every
+/// byte but the last.
+fn write_leb128(out: &mut impl Write, mut number: u64) -> io::Result<()> {
+    let mut bytes = [0u8; 10];
+    let mut len = 0;
+    loop {
+        let low = (number & 0x7f) as u8;
+        number >>= 7;
+        if number == 0 {
+            bytes[len] = low;
+            return out.write_all(&bytes[..=len]);
+        }
+        bytes[len] = low | 0x80;
+        len += 1;
+    }
+}
+
+/// The next unsigned LEB128 number of `input`; `None` at the end of the input or past 64 bits.
+fn read_leb128(input: &mut impl Read) -> Option<u64> {
+    let mut number = 0u64;
+    for shift in (0..64).step_by(7) {
+        let mut byte = [0u8];
+        input.read_exact(&mut byte).ok()?;
+        let low = u64::from(byte[0] & 0x7f);
+        if low << shift >> shift != low {
+            return None;
+        }
+        number |= low << shift;
+        if byte[0] & 0x80 == 0 {
+            return Some(number);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -390,12 +524,15 @@ mod tests {
     #[test]
     fn a_checkpoint_reads_back_as_written() {
         let mut bytes = Vec::new();
-        sample().write_to(&mut bytes, 2, WORDS.into_iter()).unwrap();
+        assert_eq!(sample().write_to(&mut bytes, WORDS.into_iter()).unwrap(), 2);
+        // The header, then each index a byte, the words, the end, the count and the checksum.
+        assert_eq!(bytes.len(), 16 + 80 + 2 * 9 + 1 + 16);
+        assert_eq!((bytes[96], bytes[105]), (2, 1));
         assert_eq!(parse(&bytes), Some((sample(), WORDS.to_vec())));
-        // Cut short, one byte more, a byte changed in the header or the words, or another
-        // file: not a checkpoint.
+        // Cut short, one byte more, a byte changed in the header, the words, their end, their
+        // count or the checksum, or another file: not a checkpoint.
         assert_eq!(parse(&bytes[..bytes.len() - 1]), None);
-        for at in [40, bytes.len() - 12] {
+        for at in [40, 96, 100, 105, 114, 120, bytes.len() - 1] {
             let mut damaged = bytes.clone();
             damaged[at] ^= 1;
             assert_eq!(parse(&damaged), None, "{at}");
@@ -403,10 +540,59 @@ mod tests {
         bytes.push(0);
         assert_eq!(parse(&bytes), None);
         assert_eq!(parse(b"c4 book\n"), None);
-        // Words that are not as many as counted are not written as a checkpoint.
-        assert!(sample()
-            .write_to(&mut Vec::new(), 3, WORDS.into_iter())
-            .is_err());
+        // Words out of order are not written as a checkpoint.
+        let mut out = Vec::new();
+        let backwards = WORDS.into_iter().rev();
+        assert!(sample().write_to(&mut out, backwards).is_err());
+    }
+
+    #[test]
+    fn far_apart_and_no_words_read_back() {
+        let far = [(0, 7), (1, 8), (1 << 35, 9), (u64::MAX - 1, 10)];
+        for words in [&far[..], &[]] {
+            let mut bytes = Vec::new();
+            sample()
+                .write_to(&mut bytes, words.iter().copied())
+                .unwrap();
+            assert_eq!(parse(&bytes), Some((sample(), words.to_vec())));
+        }
+    }
+
+    #[test]
+    fn a_version_1_checkpoint_is_read() {
+        // Version 1: the count after the nodes, each index as a whole number.
+        let mut bytes = Vec::new();
+        let sum = &mut Checksum::new();
+        let sample = sample();
+        let numbers = [
+            u64::from_le_bytes(*b"c4 check"),
+            u64::from_le_bytes(*b"point 1\n"),
+            8,
+            7,
+            5,
+            1 << 6,
+            sample.table_layout,
+            sample.table_words,
+            -3i64 as u64,
+            7,
+            123_456,
+            987_654_321,
+            2,
+        ];
+        for number in numbers
+            .into_iter()
+            .chain(WORDS.iter().flat_map(|&(i, w)| [i, w]))
+        {
+            put(&mut bytes, sum, number).unwrap();
+        }
+        bytes.extend(sum.value().to_le_bytes());
+        assert_eq!(parse(&bytes), Some((sample, WORDS.to_vec())));
+        for at in [40, bytes.len() - 12] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 1;
+            assert_eq!(parse(&damaged), None, "{at}");
+        }
+        assert_eq!(parse(&bytes[..bytes.len() - 1]), None);
     }
 
     #[test]
@@ -415,7 +601,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.ckpt");
         assert!(Checkpoint::read_whole(&path).unwrap().is_none());
-        assert_eq!(sample().write(&path, || WORDS.into_iter()).unwrap(), 2);
+        assert_eq!(sample().write(&path, WORDS.into_iter()).unwrap(), 2);
         let read = Checkpoint::read_whole(&path).unwrap();
         assert_eq!(read, Some((sample(), WORDS.to_vec())));
         assert!(!dir.join("run.ckpt.tmp").exists());
