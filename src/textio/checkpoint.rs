@@ -494,6 +494,8 @@ impl Checkpoint {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn sample() -> Checkpoint {
@@ -555,6 +557,30 @@ mod tests {
                 .write_to(&mut bytes, words.iter().copied())
                 .unwrap();
             assert_eq!(parse(&bytes), Some((sample(), words.to_vec())));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_words_read_back_and_any_changed_byte_is_refused(
+            words in prop::collection::btree_map(
+                prop_oneof![0..300u64, any::<u64>()],
+                any::<u64>(),
+                0..40,
+            ),
+            at in any::<prop::sample::Index>(),
+            flip in 1..=255u8,
+        ) {
+            let words: Vec<(u64, u64)> = words.into_iter().collect();
+            let mut bytes = Vec::new();
+            let count = sample().write_to(&mut bytes, words.iter().copied()).unwrap();
+            prop_assert_eq!(count, words.len() as u64);
+            prop_assert_eq!(parse(&bytes), Some((sample(), words)));
+            let at = at.index(bytes.len());
+            bytes[at] ^= flip;
+            prop_assert_eq!(parse(&bytes), None);
         }
     }
 
