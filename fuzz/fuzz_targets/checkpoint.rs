@@ -2,12 +2,17 @@
 //! file holds the entries a real search left in a table of one size, damaged by the input (any
 //! bits of any index or word flipped, made-up pairs added); on big boards only made-up pairs.
 //! The file's checksum always holds, so that the words reach the table rather than being
-//! refused unread. Restoring them into a table of the same or another size must never panic;
+//! refused unread. The input picks the file's version: version 1, still read, takes the pairs in
+//! any order, with the same index twice; version 2, as `c4` writes it, takes them sorted by
+//! index, each index once. Restoring them into a table of the same or another size must never panic;
 //! on a small board a search afterwards must end, and with the words undamaged it must give the
 //! exact score. A damaged file's score is not checked: words are trusted once their file's
 //! checksum holds, so a made-up file can carry bounds that are wrong.
 #![no_main]
 
+use std::path::Path;
+
+use c4::solver::book::Checksum;
 use c4::solver::{Bitboard, Position, Solver};
 use c4::textio::checkpoint::Checkpoint;
 use libfuzzer_sys::fuzz_target;
@@ -29,20 +34,28 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (width, height) = BOARDS[usize::from(*board) % BOARDS.len()];
+    let version_1 = saved_bits & 0x80 != 0;
     // Tables of 2^10 to 2^17 entries: every way a saved table's size and this one's can differ,
     // small enough for libFuzzer's memory limit.
     let (saved_bits, bits) = (10 + u32::from(saved_bits % 8), 10 + u32::from(bits % 8));
     if width * (height + 1) <= 64 {
-        resume::<u64>(width, height, saved_bits, bits, edits);
+        resume::<u64>(width, height, saved_bits, bits, version_1, edits);
     } else {
-        resume::<u128>(width, height, saved_bits, bits, edits);
+        resume::<u128>(width, height, saved_bits, bits, version_1, edits);
     }
 });
 
 /// Saves a checkpoint of the empty `width` x `height` board from a table of `2^saved_bits`
-/// entries with `edits` applied to its words, reads it back as `c4 solve` does, and restores it
-/// into a table of `2^bits` entries.
-fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edits: &[u8]) {
+/// entries with `edits` applied to its words, as a file of version 1 or 2, reads it back as `c4
+/// solve` does, and restores it into a table of `2^bits` entries.
+fn resume<B: Bitboard>(
+    width: u32,
+    height: u32,
+    saved_bits: u32,
+    bits: u32,
+    version_1: bool,
+    edits: &[u8],
+) {
     let position = Position::<B>::new(width, height).unwrap();
     let searched = width * height <= SEARCHED_AREA;
     let mut saver = Solver::with_table_bits(saved_bits);
@@ -78,12 +91,20 @@ fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edit
         elapsed: std::time::Duration::ZERO,
         nodes: 0,
     };
-    checkpoint.write(&path, || words.iter().copied()).unwrap();
+    if version_1 {
+        write_version_1(&path, &checkpoint, &words);
+    } else {
+        words.sort_by_key(|&(index, _)| index);
+        words.dedup_by_key(|&mut (index, _)| index);
+        words.retain(|&(index, _)| index < u64::MAX);
+        checkpoint.write(&path, words.iter().copied()).unwrap();
+    }
     let (read, mut saved) = Checkpoint::open(&path)
         .unwrap()
         .expect("a checkpoint just written is there");
     assert_eq!(read, checkpoint);
-    let restored = solver.restore_proven(&position, read.table_layout, read.table_words, &mut saved);
+    let restored =
+        solver.restore_proven(&position, read.table_layout, read.table_words, &mut saved);
     saved
         .finish()
         .expect("the checksum of a checkpoint just written holds");
@@ -98,4 +119,34 @@ fn resume<B: Bitboard>(width: u32, height: u32, saved_bits: u32, bits: u32, edit
             }
         }
     }
+}
+
+/// Writes `checkpoint` and `words`, in their order, to `path` as version 1 laid them out: the
+/// count of words after the header, each index whole, then the checksum of every number.
+fn write_version_1(path: &Path, checkpoint: &Checkpoint, words: &[(u64, u64)]) {
+    let header = [
+        u64::from_le_bytes(*b"c4 check"),
+        u64::from_le_bytes(*b"point 1\n"),
+        u64::from(checkpoint.width),
+        u64::from(checkpoint.height),
+        checkpoint.key as u64,
+        (checkpoint.key >> 64) as u64,
+        checkpoint.table_layout,
+        checkpoint.table_words,
+        i64::from(checkpoint.lower) as u64,
+        i64::from(checkpoint.upper) as u64,
+        checkpoint.elapsed.as_millis() as u64,
+        checkpoint.nodes,
+        words.len() as u64,
+    ];
+    let numbers = header
+        .into_iter()
+        .chain(words.iter().flat_map(|&(index, word)| [index, word]));
+    let (mut bytes, mut sum) = (Vec::new(), Checksum::new());
+    for number in numbers {
+        sum.add(number);
+        bytes.extend(number.to_le_bytes());
+    }
+    bytes.extend(sum.value().to_le_bytes());
+    std::fs::write(path, bytes).unwrap();
 }

@@ -337,10 +337,10 @@ impl Solver {
     }
 
     /// What the searches of `position` have proven so far that took about 2^`min_work` nodes or
-    /// more: entries of the shared table, as (word index, word) pairs read as they are taken, for
-    /// [`restore_proven`](Self::restore_proven) in a later process, so that a search stopped
-    /// by its limits can go on where it was. Reading a large table takes a moment (about a
-    /// second per GiB).
+    /// more: entries of the shared table, as (word index, word) pairs in rising order of index,
+    /// read as they are taken, for [`restore_proven`](Self::restore_proven) in a later process,
+    /// so that a search stopped by its limits can go on where it was. Reading a large table
+    /// takes a moment (about a second per GiB).
     pub fn proven_entries<B: Bitboard>(
         &self,
         position: &Position<B>,

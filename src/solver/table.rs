@@ -199,8 +199,8 @@ impl Table {
     }
 
     /// The entries of keys of type `K` with about `2^min_work` nodes or more of search behind
-    /// them, as (word index, word) pairs, both words of a two-word entry: what a long search has
-    /// proven, for [`restore`](Self::restore). Read as they are taken, so no search may write
+    /// them, as (word index, word) pairs in rising order of index, both words of a two-word
+    /// entry: what a long search has proven, for [`restore`](Self::restore). Read as they are taken, so no search may write
     /// the table meanwhile (a two-word entry could be read half old, half new).
     pub(crate) fn proven_words<K: Bitboard>(
         &self,
@@ -829,6 +829,8 @@ mod tests {
             table.store(key, bounds, 1 + i as u32 % 16);
         }
         let words: Vec<_> = table.proven_words::<K>(0).collect();
+        // A checkpoint takes them only in strictly rising order of index.
+        assert!(words.windows(2).all(|pair| pair[0].0 < pair[1].0));
         let kept = |other: &Table| {
             let mut kept = 0;
             for &(key, bounds) in &stored {

@@ -5,12 +5,13 @@
 //! position's key (low and high word), the solver's table layout and size in words, the proven
 //! lower and upper bound of the score, the search time so far in milliseconds and the nodes so
 //! far. Then the table words in rising order of their index, each as its index less the word
-//! before's (less -1 for the first), in unsigned LEB128, followed by the word itself; a 0 byte
-//! ends them. Last come the number of table words
-//! and a checksum of all the numbers before it, with an (index, word) pair for each table word.
-//! The count comes last so that a save reads the table once, and the indexes take a byte or two
-//! instead of eight, since a save of a big table is as slow as the disk. Files of version 1 (`c4
-//! checkpoint 1`: the count after the nodes, every index whole) are still read.
+//! before's (less -1 for the first), in unsigned LEB128 of as few bytes as it takes, followed by
+//! the word itself; a 0 byte ends them. Last come the number of table words and a checksum of
+//! every number before it: the first line as two words, the header, an (index, word) pair for each
+//! table word, and the count. The count comes last so that a save reads the table once, and the
+//! indexes take a byte or two instead of eight, since a save of a big table goes at the disk's
+//! pace. Files of version 1 (`c4 checkpoint 1`: the count after the nodes, every index whole) are
+//! still read.
 //!
 //! A checkpoint is written to `FILE.tmp` and renamed over `FILE`, so a crash while saving
 //! leaves the last one whole. The table words are streamed both ways, never held in memory
@@ -84,7 +85,7 @@ enum WordsRead {
         next_index: u64,
         /// Words taken so far.
         taken: u64,
-        /// The 0 byte after the last word was read.
+        /// No more words: the 0 byte after the last was read, or the words broke off.
         ended: bool,
     },
 }
@@ -156,7 +157,8 @@ impl Checkpoint {
     /// such file.
     ///
     /// # Errors
-    /// The file cannot be read or does not start as a checkpoint of its length does.
+    /// The file cannot be read or does not start as a checkpoint does (or, in version 1, is not
+    /// as long as its count of words makes it).
     pub fn open(path: &Path) -> Result<Option<(Checkpoint, SavedFileWords)>, CheckpointError> {
         let failed = |source| CheckpointError::Io {
             path: path.to_path_buf(),
@@ -176,7 +178,8 @@ impl Checkpoint {
     }
 
     /// The checkpoint that `input`, of `len` bytes and read from `path`, starts with, and its
-    /// table words to come.
+    /// table words to come. Only version 1 files can be checked against their length at once;
+    /// those of version 2 are checked to the end by [`SavedWords::finish`].
     fn parse<R: Read>(mut input: R, len: u64, path: &Path) -> Option<(Checkpoint, SavedWords<R>)> {
         let mut sum = Checksum::new();
         let mut next = || {
@@ -188,7 +191,7 @@ impl Checkpoint {
         for part in magic.chunks_exact_mut(8) {
             part.copy_from_slice(&next()?.to_le_bytes());
         }
-        let counted = match &magic {
+        let version_1 = match &magic {
             MAGIC => false,
             MAGIC_1 => true,
             _ => return None,
@@ -197,9 +200,10 @@ impl Checkpoint {
         for number in &mut header {
             *number = next()?;
         }
-        let words = if counted {
+        let words = if version_1 {
             let count = next()?;
-            let fixed = (MAGIC.len() + 8 * HEADER_NUMBERS + 16) as u64;
+            // The first line, the header, the count and the checksum.
+            let fixed = (MAGIC_1.len() + 8 * HEADER_NUMBERS + 8 + 8) as u64;
             if len != count.checked_mul(16)?.checked_add(fixed)? {
                 return None;
             }
@@ -243,12 +247,13 @@ impl Checkpoint {
         beside(path, ".tmp")
     }
 
-    /// Writes the checkpoint and the table words that `words` yields, in rising order of their
-    /// index, to `path`, through a temporary file beside it ([`temporary`](Self::temporary))
-    /// renamed over it, and returns how many words it wrote.
+    /// Writes the checkpoint and the table words that `words` yields, in strictly rising order of
+    /// their index (as a table yields them), to `path`, through a temporary file beside it
+    /// ([`temporary`](Self::temporary)) renamed over it, and returns how many words it wrote.
     ///
     /// # Errors
-    /// The file cannot be written.
+    /// The file cannot be written, or the words are not in strictly rising order of index below
+    /// `u64::MAX` (the file before is then left as it was).
     pub fn write(
         &self,
         path: &Path,
@@ -264,8 +269,8 @@ impl Checkpoint {
         let mut count = 0;
         let written = self
             .write_to(&mut out, words)
-            .and_then(|words| {
-                count = words;
+            .and_then(|written| {
+                count = written;
                 out.into_inner().map_err(|e| e.into_error())
             })
             .and_then(|file| file.sync_all());
@@ -318,7 +323,7 @@ impl Checkpoint {
             let step = index.checked_sub(next_index).and_then(|d| d.checked_add(1));
             let (Some(step), Some(after)) = (step, index.checked_add(1)) else {
                 return Err(io::Error::other(
-                    "the table words came out of order while being saved",
+                    "the table words to save were not in rising order of their index",
                 ));
             };
             sum.add(index);
@@ -341,14 +346,15 @@ fn put(out: &mut impl Write, sum: &mut Checksum, number: u64) -> io::Result<()> 
 }
 
 impl<R: Read> SavedWords<R> {
-    /// Reads the words not yet taken and checks the file's checksum.
+    /// Reads the words not yet taken and checks the file to its end: the count of words (in
+    /// version 2), the checksum, and that nothing follows.
     ///
     /// # Errors
     /// [`CheckpointError::Format`]: the file is cut short or damaged, and none of its words
     /// may be trusted.
     pub fn finish(mut self) -> Result<(), CheckpointError> {
         for _ in &mut self {}
-        let counted = match self.words {
+        let count_agrees = match self.words {
             WordsRead::Counted { .. } => true,
             WordsRead::Streamed { taken, .. } => {
                 let count = next_number(&mut self.input);
@@ -356,49 +362,12 @@ impl<R: Read> SavedWords<R> {
             }
         };
         let whole = !self.broken
-            && counted
+            && count_agrees
             && next_number(&mut self.input) == Some(self.sum.value())
-            && self.input.read(&mut [0]).is_ok_and(|read| read == 0);
+            && is_at_end(&mut self.input);
         whole
             .then_some(())
             .ok_or(CheckpointError::Format { path: self.path })
-    }
-
-    /// The next (index, word) pair of version 2's words, `None` after the last.
-    fn next_streamed(&mut self) -> Option<(u64, u64)> {
-        let WordsRead::Streamed {
-            next_index,
-            taken,
-            ended,
-        } = &mut self.words
-        else {
-            return None;
-        };
-        if *ended {
-            return None;
-        }
-        let Some(step) = read_leb128(&mut self.input) else {
-            self.broken = true;
-            *ended = true;
-            return None;
-        };
-        if step == 0 {
-            *ended = true;
-            return None;
-        }
-        let index = (step - 1).checked_add(*next_index);
-        let pair = index.zip(next_number(&mut self.input));
-        match pair {
-            Some((index, _)) => {
-                *next_index = index.wrapping_add(1);
-                *taken += 1;
-            }
-            None => {
-                self.broken = true;
-                *ended = true;
-            }
-        }
-        pair
     }
 }
 
@@ -407,14 +376,36 @@ impl<R: Read> Iterator for SavedWords<R> {
 
     fn next(&mut self) -> Option<(u64, u64)> {
         let pair = match &mut self.words {
-            WordsRead::Counted { left: 0 } => return None,
+            WordsRead::Counted { left: 0 } | WordsRead::Streamed { ended: true, .. } => {
+                return None;
+            }
             WordsRead::Counted { left } => {
                 let pair = next_number(&mut self.input).zip(next_number(&mut self.input));
                 *left = if pair.is_some() { *left - 1 } else { 0 };
                 self.broken |= pair.is_none();
                 pair
             }
-            WordsRead::Streamed { .. } => self.next_streamed(),
+            WordsRead::Streamed {
+                next_index,
+                taken,
+                ended,
+            } => match next_streamed(&mut self.input, *next_index) {
+                Ok(Some((index, word))) => {
+                    // `next_streamed` keeps indexes below u64::MAX.
+                    *next_index = index + 1;
+                    *taken += 1;
+                    Some((index, word))
+                }
+                Ok(None) => {
+                    *ended = true;
+                    None
+                }
+                Err(Broken) => {
+                    *ended = true;
+                    self.broken = true;
+                    None
+                }
+            },
         };
         if let Some((index, word)) = pair {
             self.sum.add(index);
@@ -422,6 +413,24 @@ impl<R: Read> Iterator for SavedWords<R> {
         }
         pair
     }
+}
+
+/// Version 2's words break off, or hold what no writer writes.
+struct Broken;
+
+/// The next (index, word) pair of version 2's words, whose index is at least `next_index` and
+/// below `u64::MAX`; `None` at the 0 byte after the last.
+fn next_streamed(input: &mut impl Read, next_index: u64) -> Result<Option<(u64, u64)>, Broken> {
+    let step = read_leb128(input).ok_or(Broken)?;
+    if step == 0 {
+        return Ok(None);
+    }
+    let index = (step - 1)
+        .checked_add(next_index)
+        .filter(|&index| index < u64::MAX)
+        .ok_or(Broken)?;
+    let word = next_number(input).ok_or(Broken)?;
+    Ok(Some((index, word)))
 }
 
 /// `path` with `suffix` added to its name: the file beside it.
@@ -436,6 +445,12 @@ fn next_number(input: &mut impl Read) -> Option<u64> {
     let mut bytes = [0u8; 8];
     input.read_exact(&mut bytes).ok()?;
     Some(u64::from_le_bytes(bytes))
+}
+
+/// Whether `input` has nothing more.
+fn is_at_end(input: &mut impl Read) -> bool {
+    let read = input.read_exact(&mut [0]);
+    read.is_err_and(|e| e.kind() == io::ErrorKind::UnexpectedEof)
 }
 
 /// Writes `number` as unsigned LEB128: seven bits a byte, lowest first, the top bit set on every
@@ -455,14 +470,16 @@ fn write_leb128(out: &mut impl Write, mut number: u64) -> io::Result<()> {
     }
 }
 
-/// The next unsigned LEB128 number of `input`; `None` at the end of the input or past 64 bits.
+/// The next unsigned LEB128 number of `input`; `None` at the end of the input, past 64 bits, or
+/// in more bytes than it takes (which [`write_leb128`] never writes, so that each number has one
+/// form and checksumming the number covers its bytes).
 fn read_leb128(input: &mut impl Read) -> Option<u64> {
     let mut number = 0u64;
     for shift in (0..64).step_by(7) {
         let mut byte = [0u8];
         input.read_exact(&mut byte).ok()?;
         let low = u64::from(byte[0] & 0x7f);
-        if low << shift >> shift != low {
+        if low << shift >> shift != low || (byte[0] == 0 && shift > 0) {
             return None;
         }
         number |= low << shift;
@@ -542,10 +559,75 @@ mod tests {
         bytes.push(0);
         assert_eq!(parse(&bytes), None);
         assert_eq!(parse(b"c4 book\n"), None);
-        // Words out of order are not written as a checkpoint.
-        let mut out = Vec::new();
-        let backwards = WORDS.into_iter().rev();
-        assert!(sample().write_to(&mut out, backwards).is_err());
+        // Words out of order, twice the same index, or the index u64::MAX are not written.
+        for words in [
+            vec![(2, 0), (1, 0)],
+            vec![(1, 0), (1, 0)],
+            vec![(u64::MAX, 0)],
+        ] {
+            let mut out = Vec::new();
+            let written = sample().write_to(&mut out, words.iter().copied());
+            assert!(written.is_err(), "{words:?}");
+        }
+    }
+
+    /// A version 2 file of `sample()` with `body` between the header and the count, as no
+    /// writer writes it, under the checksum of `pairs` and `count`, which holds.
+    fn forged(body: &[u8], pairs: &[(u64, u64)], count: u64) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        sample().write_to(&mut bytes, std::iter::empty()).unwrap();
+        bytes.truncate(16 + 80);
+        let sum = &mut Checksum::new();
+        for number in bytes.chunks_exact(8) {
+            sum.add(u64::from_le_bytes(number.try_into().unwrap()));
+        }
+        bytes.extend(body);
+        for &(index, word) in pairs {
+            sum.add(index);
+            sum.add(word);
+        }
+        put(&mut bytes, sum, count).unwrap();
+        bytes.extend(sum.value().to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn a_file_that_no_writer_writes_is_refused_though_its_checksum_holds() {
+        let word = 0x1234_5678_9abc_def0u64.to_le_bytes();
+        let body = |steps: &[&[u8]]| {
+            let mut body = Vec::new();
+            for step in steps {
+                body.extend(*step);
+                body.extend(word);
+            }
+            body.push(0);
+            body
+        };
+        let w = u64::from_le_bytes(word);
+        // As a writer writes it, for the forgery to be checked against.
+        let fair = forged(&body(&[&[2], &[1]]), &[(1, w), (2, w)], 2);
+        assert_eq!(parse(&fair), Some((sample(), vec![(1, w), (2, w)])));
+        let refused = [
+            // A count of words that is not theirs.
+            forged(&body(&[&[2], &[1]]), &[(1, w), (2, w)], 3),
+            // A distance in more bytes than it takes.
+            forged(&body(&[&[0x82, 0]]), &[(1, w)], 1),
+            // A distance past 64 bits.
+            forged(&body(&[&[0xff; 9], &[0x7f]]), &[], 0),
+            forged(&body(&[&[0xff; 10], &[1]]), &[], 0),
+            // An index of u64::MAX: index 0, then a distance of u64::MAX.
+            forged(
+                &body(&[
+                    &[1],
+                    &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1],
+                ]),
+                &[(0, w), (u64::MAX, w)],
+                2,
+            ),
+        ];
+        for bytes in refused {
+            assert_eq!(parse(&bytes), None, "{bytes:?}");
+        }
     }
 
     #[test]
@@ -566,7 +648,7 @@ mod tests {
         #[test]
         fn any_words_read_back_and_any_changed_byte_is_refused(
             words in prop::collection::btree_map(
-                prop_oneof![0..300u64, any::<u64>()],
+                prop_oneof![0..300u64, 0..u64::MAX],
                 any::<u64>(),
                 0..40,
             ),
@@ -619,6 +701,10 @@ mod tests {
             assert_eq!(parse(&damaged), None, "{at}");
         }
         assert_eq!(parse(&bytes[..bytes.len() - 1]), None);
+        // A version 1 file is refused at once when its length is not what its count makes it.
+        let len = bytes.len() as u64;
+        let at_once = |len| Checkpoint::parse(&bytes[..], len, Path::new("1.ckpt")).is_some();
+        assert!(at_once(len) && !at_once(len + 1) && !at_once(len - 16));
     }
 
     #[test]
