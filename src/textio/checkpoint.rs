@@ -266,19 +266,18 @@ impl Checkpoint {
         };
         let file = std::fs::File::create(&temporary).map_err(failed(&temporary))?;
         let mut out = io::BufWriter::with_capacity(1 << 20, file);
-        let mut count = 0;
-        let written = self
-            .write_to(&mut out, words)
-            .and_then(|written| {
-                count = written;
-                out.into_inner().map_err(|e| e.into_error())
-            })
-            .and_then(|file| file.sync_all());
-        if let Err(source) = written {
-            // What was written is of no use; the checkpoint before it is still whole.
-            let _ = std::fs::remove_file(&temporary);
-            return Err(failed(&temporary)(source));
-        }
+        let written = self.write_to(&mut out, words).and_then(|count| {
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            Ok(count)
+        });
+        let count = match written {
+            Ok(count) => count,
+            Err(source) => {
+                // What was written is of no use; the checkpoint before it is still whole.
+                let _ = std::fs::remove_file(&temporary);
+                return Err(failed(&temporary)(source));
+            }
+        };
         std::fs::rename(&temporary, path).map_err(failed(path))?;
         // The rename lasts through a crash of the system only once the folder is written too;
         // a system that cannot open or sync a folder still has the file whole.
