@@ -69,7 +69,7 @@ function saveGame() {
 
 let game = loadGame() ?? defaultGame();
 
-// What c4 last said about the position (see refresh()).
+// What c4 last said about the position (see refresh()), and the `generation` it was read in.
 let view = null;
 
 // ---------------------------------------------------------------------------------------------
@@ -273,14 +273,14 @@ async function restore(record, ask = send) {
   else if (moves) await ask(`position startpos${moves}`);
 }
 
-/** Asks c4 for the position (`status` and `fen`) and draws it. */
-async function refresh() {
+/** Asks c4 for the position (`status` and `fen`) of generation `mine` and draws it. */
+async function refresh(mine) {
   const [status, fen] = await Promise.all([send("status"), send("fen")]);
   const board = parseFen(fen.text);
   const parsed = parseStatus(status.lines, board.width);
   // The ply the game's record starts from (a pasted FEN may have stones already).
   const startPly = parsed.ply - game.moves.length;
-  view = { ...parsed, board, fen: fen.text, startPly };
+  view = { ...parsed, board, fen: fen.text, startPly, generation: mine };
   game.width = board.width;
   game.height = board.height;
   saveGame();
@@ -317,6 +317,7 @@ function interrupt() {
 function supersede() {
   generation++;
   interrupt();
+  markBusy();
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -337,11 +338,11 @@ function humanToMove() {
 function changed() {
   generation++;
   analysis = null;
+  markBusy();
   const mine = generation;
   act(async () => {
     if (mine !== generation || !online()) return;
-    await refresh();
-    view.generation = mine;
+    await refresh(mine);
     if (isOver()) return;
     const player = playerOf(view.toMove);
     if (player.level === "person") {
@@ -434,7 +435,7 @@ function parseScore(word) {
 
 function drop(column) {
   // Only on the board shown for the position as it now is (not one a change has just replaced).
-  if (!online() || !humanToMove() || view.generation !== generation) return;
+  if (!online() || !humanToMove() || !isCurrent()) return;
   if (view.board.rows[view.board.height - 1][column - 1] !== null) {
     showMessage(`Column ${column} is full.`, "error");
     return;
@@ -607,7 +608,7 @@ function render() {
   document.documentElement.style.setProperty("--rows", height);
   cursor = Math.min(Math.max(cursor, 1), width);
 
-  const canDrop = online() && humanToMove() && thinking === null;
+  const canDrop = canDropNow();
   const drops = $("drops");
   // The buttons are made again below: keyboard focus on one goes to its successor, or to the
   // board (whose arrow keys and Enter play) while it cannot be pressed.
@@ -678,10 +679,34 @@ function render() {
   $("fen").value = view.fen;
   $("moves-text").value = width <= 9 ? game.moves.join("") : game.moves.join(" ");
   $("undo").disabled = !online() || undoCount() === 0;
-  // For tests and scripts: who is to act now.
-  document.body.dataset.turn =
-    !online() ? "offline" : isOver() ? "over" : humanToMove() ? "person" : "computer";
+  document.body.dataset.turn = turnNow();
   $("hint").disabled = !canDrop;
+}
+
+/** Whether the board shown is the position as it now is, not one a change is replacing. */
+function isCurrent() {
+  return view !== null && view.generation === generation;
+}
+
+/** Whether a person may drop a stone (or ask for a hint) now. */
+function canDropNow() {
+  return isCurrent() && online() && humanToMove() && thinking === null;
+}
+
+/** For tests and scripts (`document.body.dataset.turn`): who is to act now. "busy" while a
+ * change of position is read from c4, during which a drop would be dropped. */
+function turnNow() {
+  if (!online()) return "offline";
+  if (!isCurrent()) return "busy";
+  return isOver() ? "over" : humanToMove() ? "person" : "computer";
+}
+
+/** A change of position has begun: until it is drawn, nothing can be dropped. The rest of the
+ * page stays as it is, since the board shown may belong to another game than the record. */
+function markBusy() {
+  for (const button of $("drops").children) button.disabled = true;
+  $("hint").disabled = true;
+  document.body.dataset.turn = turnNow();
 }
 
 /** The last protocol lines, for people who want to see what the page and c4 say. */

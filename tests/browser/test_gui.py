@@ -555,6 +555,19 @@ def test_undo_while_thinking(page, ref, server):
     then stops the search and takes back the person's move and the computer's."""
     new_game(page, 8, 7, 4, [("Ann", "person"), ("Computer", "perfect")])
     wait_turn(page, "person")
+    # While a change of position is read from c4, the page takes no move (a click would be lost):
+    # turning the scores off and on reads the position again, and right after each the drop
+    # buttons are off and the page says so.
+    for _ in range(2):
+        turn, enabled = page.evaluate(
+            """() => {
+              document.getElementById('show-scores').click();
+              return [document.body.dataset.turn,
+                      document.querySelectorAll('#drops button:enabled').length];
+            }""")
+        assert (turn, enabled) == ("busy", 0), (turn, enabled)
+        wait_turn(page, "person")
+    expect(page.locator("#show-scores")).to_be_checked()
     click_column(page, 4)
     page.wait_for_function("document.body.dataset.turn === 'computer'", timeout=WAIT_MS)
     expect(page.locator("#status")).to_contain_text("Computer (o) is thinking…")
