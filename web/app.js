@@ -704,7 +704,11 @@ function turnNow() {
 /** A change of position has begun: until it is drawn, nothing can be dropped. The rest of the
  * page stays as it is, since the board shown may belong to another game than the record. */
 function markBusy() {
-  for (const button of $("drops").children) button.disabled = true;
+  const drops = $("drops");
+  // A button turned off drops the keyboard's focus to the page; the board keeps it, as render()
+  // does while the buttons cannot be pressed.
+  if (drops.contains(document.activeElement)) $("board").focus();
+  for (const button of drops.children) button.disabled = true;
   $("hint").disabled = true;
   document.body.dataset.turn = turnNow();
 }
