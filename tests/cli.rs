@@ -233,6 +233,28 @@ fn a_checkpointed_solve_saves_its_score_and_answers_from_it_next_time() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
+#[test]
+fn the_finished_9x6_run_still_answers_from_its_checkpoint() {
+    // The last save of the 9x6 run in docs/solver.md ("Big boards and long searches"): 47,025 s
+    // of search, 665.9G nodes, ending in the published score, -2 (the second player wins on ply
+    // 52; fixtures/sizes/outcomes.txt). A build that cannot read the file would search for
+    // hours, so the run is given a minute.
+    let folder = scratch("solved-9x6");
+    let file = folder.join("9x6.ckpt");
+    fs::copy("fixtures/files/9x6-solved.ckpt", &file).unwrap();
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .args(["solve", "--board", "9x6", "--no-book", "--checkpoint"])
+        .arg(&file)
+        .write_stdin("\n")
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), " -2\n");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
 /// A running `c4`, killed if a test fails before it ends.
 #[cfg(target_os = "linux")]
 struct Running {
