@@ -237,11 +237,11 @@ fn a_checkpointed_solve_saves_its_score_and_answers_from_it_next_time() {
 fn the_finished_9x6_run_still_answers_from_its_checkpoint() {
     // The last save of the 9x6 run in docs/solver.md ("Big boards and long searches"): 47,025 s
     // of search, 665.9G nodes, ending in the published score, -2 (the second player wins on ply
-    // 52; fixtures/sizes/outcomes.txt). A build that cannot read the file would search for
-    // hours, so the run is given a minute.
+    // 52; fixtures/sizes/outcomes.txt). A file it refuses fails at once; one read without its
+    // finished score would start a search of hours, so the run is given a minute.
     let folder = scratch("solved-9x6");
     let file = folder.join("9x6.ckpt");
-    fs::copy("fixtures/files/9x6-solved.ckpt", &file).unwrap();
+    fs::copy("fixtures/checkpoints/9x6-solved.ckpt", &file).unwrap();
     let output = Command::cargo_bin("c4")
         .unwrap()
         .args(["solve", "--board", "9x6", "--no-book", "--checkpoint"])
