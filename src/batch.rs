@@ -253,6 +253,9 @@ pub struct BatchOptions {
     pub book: Option<Arc<Book>>,
     /// Where exact scores save their progress as they go, and resume from.
     pub checkpoint: Option<Checkpointing>,
+    /// A line for the log before the first search, when the table suits the board poorly: left
+    /// unsaid when no line needs a search (a finished checkpoint answers without one).
+    pub table_note: Option<String>,
 }
 
 /// Saving the progress of a long exact search to a file as it goes, and going on from the
@@ -324,6 +327,7 @@ impl BatchOptions {
             threads,
             book,
             checkpoint: None,
+            table_note: None,
         }
     }
 }
@@ -356,6 +360,7 @@ pub fn run_batch_solve(
         opts.book.as_ref(),
         log.as_deref_mut(),
     )?;
+    let mut table_note = opts.table_note.as_deref();
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -366,6 +371,10 @@ pub fn run_batch_solve(
         } else {
             opts.board.position_of(moves)
         };
+        // A checkpointed line says it once it knows that it searches.
+        if position.is_ok() && !(opts.mode == BatchMode::Score && opts.checkpoint.is_some()) {
+            say_once(&mut table_note, log.as_deref_mut());
+        }
         let answer = position.and_then(|position| {
             with_position!(position, |position| match (opts.mode, &opts.checkpoint) {
                 (BatchMode::Score, Some(plan)) => {
@@ -374,6 +383,7 @@ pub fn run_batch_solve(
                         &position,
                         plan,
                         &opts.board,
+                        &mut table_note,
                         log.as_deref_mut(),
                     )
                     .map(|score| score.to_string())
@@ -453,6 +463,7 @@ fn solve_checkpointed<B: Bitboard>(
     position: &Position<B>,
     plan: &Checkpointing,
     board: &BatchBoard,
+    table_note: &mut Option<&str>,
     mut log: Option<&mut (impl Write + ?Sized)>,
 ) -> Result<Score, LineError> {
     let (width, height, key) = (
@@ -500,6 +511,7 @@ fn solve_checkpointed<B: Bitboard>(
         }
         None => fresh_checkpoint(solver, position, &plan.file)?,
     };
+    say_once(table_note, log.as_deref_mut());
     // Why the last save failed, if it did: a stop has no later save to make up for it.
     let mut unsaved = None;
     loop {
@@ -659,6 +671,14 @@ fn solver(
     solver.set_threads(threads);
     solver.set_book(book.cloned());
     Ok(solver)
+}
+
+/// Writes `note` to `log`, if both are there, and leaves no note to write again (a note that
+/// cannot be written is dropped, as the checkpoints' lines are).
+fn say_once(note: &mut Option<&str>, log: Option<&mut (impl Write + ?Sized)>) {
+    if let (Some(line), Some(log)) = (note.take(), log) {
+        let _ = writeln!(log, "{line}");
+    }
 }
 
 fn first_field(line: &str) -> &str {

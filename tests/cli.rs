@@ -101,12 +101,24 @@ fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {
 fn solve_notes_a_default_table_on_boards_past_7x6_and_only_there() {
     let note = "c4 solve: note: the table is 2 MiB, the default, which suits 7x6; a search from \
                 early on a 9x5 board wants far more: --hash MB (such as --hash 1024)\n";
-    // No lines to solve: the note comes before any search.
-    let run = c4(&["solve", "--board", "9x5"], "");
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, "", note)
+    // Said once, before the first search: the answers of the later lines follow it.
+    // From the peer's 9x5 endgame file (fixtures/bench/9x5/endgame_L1.txt, its first line).
+    let endgame = "5751150535167886240132331372246";
+    let run = c4(
+        &["solve", "--board", "9x5", "--columns", "0"],
+        &format!("x\n{endgame}\n"),
     );
+    let answers = format!(
+        "x error: 'x' is not a column: expected a column number or a letter from a to p\n\
+         {endgame} 3\n"
+    );
+    assert_eq!(
+        (run.code, run.stdout, run.stderr.as_str()),
+        (0, answers, note)
+    );
+    // With no line to search, nothing to say.
+    let run = c4(&["solve", "--board", "9x5"], "");
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
     for args in [
         &["solve", "--board", "9x5", "--hash", "4"][..],
         &["solve"],
@@ -252,6 +264,8 @@ fn the_finished_9x6_run_still_answers_from_its_checkpoint() {
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     assert_eq!(String::from_utf8(output.stdout).unwrap(), " -2\n");
+    // No search, so no note that the default table is too small for one.
+    assert_eq!(String::from_utf8(output.stderr).unwrap(), "");
     fs::remove_dir_all(&folder).unwrap();
 }
 

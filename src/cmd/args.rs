@@ -184,6 +184,7 @@ impl SolveArgs {
                 every: Duration::from_secs(self.checkpoint_every as u64),
                 stop: Arc::default(),
             }),
+            table_note: self.table_note(),
             ..BatchOptions::new(
                 mode,
                 self.threads,
@@ -199,8 +200,8 @@ const DEFAULT_TABLE_CELLS: u32 = 42;
 
 impl SolveArgs {
     /// A note for standard error when the table was left at its default on a board too big for
-    /// it (see [`default_table_note`]).
-    pub fn table_note(&self) -> Option<String> {
+    /// it (see [`default_table_note`]), said before the first search.
+    fn table_note(&self) -> Option<String> {
         default_table_note("solve", &self.lines.board, self.hash.is_some())
     }
 }

@@ -130,9 +130,6 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
             Ok(Done::Success)
         }
         Some(Mode::Solve(args)) => {
-            if let Some(note) = args.table_note() {
-                eprintln!("{note}");
-            }
             let options = args.options().map_err(|source| Failure::UnusableBook {
                 mode: "solve",
                 source,
