@@ -495,6 +495,51 @@ impl<B: Bitboard> Position<B> {
         })
     }
 
+    /// An upper bound on the score of the side to move from a follow-up strategy of the
+    /// opponent's around one of its winning cells ("odd threat" and zugzwang), when an odd number
+    /// of cells is empty: `opponent_threats` are the opponent's winning cells. Take a column `T`
+    /// with an odd number of empty cells and an opponent's winning cell `t` in it, in a row of
+    /// the parity of [`Geometry::first_player_rows`]. The opponent answers every move in `T` or
+    /// in a column with an even number of empty cells on top of it, and the first move into any
+    /// other odd column by the first move into another such column (they come in pairs). So the
+    /// side to move gets at most those rows and the lowest empty cell of every odd column but
+    /// `T`, and in `T` only the cells below `t` in the other rows: it must fill the cell right
+    /// under `t` at last, and the opponent completes four there, before `T` is full. If the side
+    /// to move cannot make four with its stones and those cells, it loses, with at least the
+    /// cells above `t` still empty. `None` when an even number of cells is empty or no such `t`
+    /// is found.
+    #[inline(always)]
+    pub(crate) fn odd_threat_bound(&self, opponent_threats: B) -> Option<i32> {
+        let geometry = &self.geometry;
+        if (geometry.area() - self.moves).is_multiple_of(2) {
+            return None;
+        }
+        let rows = geometry.first_player_rows;
+        let odd_lowest = self.possible() & !rows;
+        let mut candidates = opponent_threats & rows;
+        if candidates == B::ZERO || odd_lowest == B::ZERO {
+            return None;
+        }
+        let empty = geometry.board ^ self.mask;
+        let others = (empty & rows) | odd_lowest;
+        while candidates != B::ZERO {
+            let index = B::BITS - 1 - candidates.leading_zeros();
+            let threat = B::ONE << index;
+            candidates = candidates ^ threat;
+            let column = geometry.column_mask(index / (geometry.height + 1));
+            if odd_lowest & column == B::ZERO {
+                continue;
+            }
+            let below = threat.wrapping_sub(B::ONE) & column;
+            let mover_cells = (others & !column) | (empty & below & !rows);
+            if !has_four(geometry, self.current | mover_cells) {
+                let above = (column & !below & !threat).count_ones() as i32;
+                return Some(-(above + 2) / 2);
+            }
+        }
+        None
+    }
+
     /// The cells where the side to move would complete four.
     #[inline(always)]
     pub(crate) fn own_winning_cells(&self) -> B {

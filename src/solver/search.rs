@@ -1259,6 +1259,13 @@ impl Solver {
                 }
             }
         }
+        // With an odd number of empty cells, the opponent's winning cell in an odd column may
+        // force a loss by zugzwang.
+        if let Some(bound) = position.odd_threat_bound(threats.opponent) {
+            if alpha >= bound {
+                return upper.min(bound);
+            }
+        }
 
         // A single move (the one block, or the one move that does not lose at once) scores what
         // its child scores: the child's table entry serves, and this position takes none.
@@ -1310,6 +1317,8 @@ impl Solver {
         // After a move from an odd number of empty cells the opponent may face our follow-up
         // strategy; only a bound of at least `beta` cuts, and the bound is at most 1.
         let check_children = beta <= 1 && empty % 2 == 1;
+        // After a move from an even number, we may have such a winning cell ourselves.
+        let check_odd_children = empty % 2 == 0;
         let mut list = MoveList::<B, B, WIDTH>::new();
         for &column in centre_out(geometry.width) {
             let column = u32::from(column);
@@ -1328,6 +1337,16 @@ impl Solver {
                 let child_key = self.table_key(&geometry, position.key_after(cell)).0;
                 self.prefetch::<B, K>(empty - 1, child_key);
                 let created = position.winning_cells_after(cell);
+                // A move that wins by zugzwang refutes this position without any search.
+                if check_odd_children {
+                    let mut child = *position;
+                    child.play_unchecked(cell);
+                    if let Some(bound) = child.odd_threat_bound(created) {
+                        if -bound >= beta {
+                            return -bound;
+                        }
+                    }
+                }
                 if position.leaves_two_playable_threats(cell, created) {
                     return (area - 1 - moves) / 2;
                 }
@@ -2085,6 +2104,33 @@ mod tests {
                 },
             );
             assert!(seen[0] > 0 && seen[1] > 0, "{width}x{height}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn the_odd_threat_bound_holds() {
+        // Random games on boards of even and odd height: wherever the bound applies with at most
+        // eleven empty cells, the exact score respects it, and some positions score exactly it.
+        for (width, height) in [(5, 4), (4, 5), (6, 4)] {
+            let (mut seen, mut exact) = (0, 0);
+            random_games(
+                width,
+                height,
+                600,
+                0x9e37_79b9_7f4a_7c15,
+                |position: &Position| {
+                    let empty = width * height - position.moves_played();
+                    let threats = position.opponent_winning_cells();
+                    if let Some(bound) = position.odd_threat_bound(threats).filter(|_| empty <= 11)
+                    {
+                        let score = exhaustive(position);
+                        assert!(score <= bound, "{position:?}: {score} > {bound}");
+                        seen += 1;
+                        exact += usize::from(score == bound);
+                    }
+                },
+            );
+            assert!(seen > 20 && exact > 0, "{width}x{height}: {seen} {exact}");
         }
     }
 
