@@ -388,8 +388,8 @@ impl Solver {
     /// The bounds on `position`'s score, lower and upper, that a search of it finds before it
     /// enters any move, as [`negamax`](Self::negamax) does: a score that the threats decide, the
     /// child's through a single move (such positions take no table entry), a move that wins with
-    /// the stone after next, the follow-up bound after a move, a side left with no line to
-    /// complete, and the tables' bounds. Needs that the side to move cannot win at once.
+    /// the stone after next, the follow-up bound after a move, the odd-threat bound of the
+    /// position and after a move, a side left with no line to complete, and the tables' bounds. Needs that the side to move cannot win at once.
     fn known_bounds<B: Bitboard>(&self, position: &Position<B>) -> (i32, i32) {
         let area = position.geometry().area() as i32;
         let moves = position.moves_played() as i32;
@@ -418,6 +418,12 @@ impl Solver {
             if let Some(bound) = child.follow_up_bound() {
                 lower = lower.max(-bound);
             }
+            if let Some(bound) = child.odd_threat_bound(position.winning_cells_after(cell)) {
+                lower = lower.max(-bound);
+            }
+        }
+        if let Some(bound) = position.odd_threat_bound(threats.opponent) {
+            upper = upper.min(bound);
         }
         if !position.has_open_line(true) {
             upper = upper.min(0);
