@@ -522,10 +522,12 @@ impl<B: Bitboard> Position<B> {
         }
         let empty = geometry.board ^ self.mask;
         let others = (empty & rows) | odd_lowest;
+        // Lowest first: the lower `t`, the fewer cells the side to move gets below it, and the
+        // more stay empty above it.
         while candidates != B::ZERO {
-            let index = B::BITS - 1 - candidates.leading_zeros();
-            let threat = B::ONE << index;
+            let threat = candidates & !candidates.wrapping_sub(B::ONE);
             candidates = candidates ^ threat;
+            let index = B::BITS - 1 - threat.leading_zeros();
             let column = geometry.column_mask(index / (geometry.height + 1));
             if odd_lowest & column == B::ZERO {
                 continue;
