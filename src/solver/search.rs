@@ -389,7 +389,8 @@ impl Solver {
     /// enters any move, as [`negamax`](Self::negamax) does: a score that the threats decide, the
     /// child's through a single move (such positions take no table entry), a move that wins with
     /// the stone after next, the follow-up bound after a move, the odd-threat bound of the
-    /// position and after a move, a side left with no line to complete, and the tables' bounds. Needs that the side to move cannot win at once.
+    /// position and after a move, a side left with no line to complete, and the tables' bounds.
+    /// Needs that the side to move cannot win at once.
     fn known_bounds<B: Bitboard>(&self, position: &Position<B>) -> (i32, i32) {
         let area = position.geometry().area() as i32;
         let moves = position.moves_played() as i32;
@@ -406,7 +407,8 @@ impl Solver {
             if cell == B::ZERO {
                 continue;
             }
-            if position.leaves_two_playable_threats(cell, position.winning_cells_after(cell)) {
+            let created = position.winning_cells_after(cell);
+            if position.leaves_two_playable_threats(cell, created) {
                 return (win_after_next, win_after_next);
             }
             let mut child = *position;
@@ -418,7 +420,7 @@ impl Solver {
             if let Some(bound) = child.follow_up_bound() {
                 lower = lower.max(-bound);
             }
-            if let Some(bound) = child.odd_threat_bound(position.winning_cells_after(cell)) {
+            if let Some(bound) = child.odd_threat_bound(created) {
                 lower = lower.max(-bound);
             }
         }
