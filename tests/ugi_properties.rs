@@ -5,6 +5,7 @@
 use std::io::Cursor;
 
 use c4::protocol::ugi::{self, command_of, Opening, UgiCommand};
+use c4::protocol::Trust;
 use proptest::prelude::*;
 
 /// Command words, arguments and junk to build lines from. `hash` is left out: a table of up to
@@ -156,7 +157,7 @@ proptest! {
             }
         }
         let mut out = Vec::new();
-        ugi::run(Cursor::new(input), &mut out, Opening::Fresh).expect("memory I/O cannot fail");
+        ugi::run(Cursor::new(input), &mut out, Opening::Fresh, Trust::Full).expect("memory I/O cannot fail");
         let out = String::from_utf8(out).expect("replies are UTF-8");
         for reply in out.lines() {
             prop_assert!(is_reply_line(reply), "{:?} in {}", reply, out);

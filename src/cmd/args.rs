@@ -17,6 +17,7 @@ use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions};
 use crate::protocol::command::HASH_MIB;
+use crate::protocol::Trust;
 use crate::solver::book::Book;
 use crate::solver::{table_bits_for_mib, table_mib, DEFAULT_TABLE_BITS, MAX_THREADS};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
@@ -44,6 +45,10 @@ pub struct Cli {
     /// Exit with status 1 at the first failed command
     #[arg(long)]
     pub strict: bool,
+    /// Serve a client that anyone could be (a page served to a browser): no command reads or
+    /// writes a file, tables and threads are capped, and every search ends within a minute
+    #[arg(long)]
+    pub untrusted: bool,
     /// A subcommand instead of the protocol interpreter.
     #[command(subcommand)]
     pub command: Option<Mode>,
@@ -102,7 +107,38 @@ pub enum Mode {
         stop and quit (see protocol.md, \"The UGI dialect\"). Moves are column numbers and \
         positions c4's FEN. The same dialect starts when the first line given to c4 is 'ugi'."
     )]
-    Ugi,
+    Ugi(UgiArgs),
+}
+
+/// `c4 ugi`'s flags.
+#[derive(Debug, Args)]
+pub struct UgiArgs {
+    /// Serve a client that anyone could be: tables and threads are capped, and every search
+    /// ends within a minute
+    #[arg(long)]
+    pub untrusted: bool,
+}
+
+impl Cli {
+    /// How far the interpreter's client is trusted.
+    pub fn trust(&self) -> Trust {
+        trust(self.untrusted)
+    }
+}
+
+impl UgiArgs {
+    /// How far the UGI client is trusted.
+    pub fn trust(&self) -> Trust {
+        trust(self.untrusted)
+    }
+}
+
+/// `--untrusted` in the protocol's terms.
+fn trust(untrusted: bool) -> Trust {
+    match untrusted {
+        true => Trust::Untrusted,
+        false => Trust::Full,
+    }
 }
 
 /// `c4 solve`'s flags.

@@ -110,16 +110,19 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
         None => {
             // Not locked: in the UGI dialect a search thread writes too.
             let stdout = BufWriter::new(io::stdout());
-            let options = Options { strict: cli.strict };
+            let options = Options {
+                strict: cli.strict,
+                trust: cli.trust(),
+            };
             Ok(match protocol::run(io::stdin(), stdout, options)? {
                 protocol::Exit::Quit | protocol::Exit::EndOfInput => Done::Success,
                 protocol::Exit::Failed => Done::Failed,
             })
         }
-        Some(Mode::Ugi) => {
+        Some(Mode::Ugi(args)) => {
             let stdin = io::BufReader::new(io::stdin());
             let stdout = BufWriter::new(io::stdout());
-            ugi::run(stdin, stdout, ugi::Opening::Fresh)?;
+            ugi::run(stdin, stdout, ugi::Opening::Fresh, args.trust())?;
             Ok(Done::Success)
         }
         Some(Mode::Play(args)) => {

@@ -7,6 +7,7 @@ pub mod command;
 pub mod reply;
 pub mod search;
 pub mod session;
+pub mod trust;
 pub mod ugi;
 
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -17,7 +18,9 @@ pub use command::{parse_request, Command, CommandError, Request};
 pub use reply::{frame, info_line, stream_head, Response};
 pub use search::{Finished, Search};
 pub use session::{Flow, Session, SessionError, Step};
+pub use trust::{Refusal, Trust};
 
+use crate::rules::Variant;
 use crate::textio::read_bounded_line;
 
 /// The longest line accepted, in bytes without the line ending; longer ones are refused whole.
@@ -28,6 +31,8 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024;
 pub struct Options {
     /// Stop at the first command that fails.
     pub strict: bool,
+    /// What the client may do.
+    pub trust: Trust,
 }
 
 /// Why the interpreter stopped.
@@ -247,7 +252,7 @@ pub fn run(
     mut output: impl Write + Send,
     options: Options,
 ) -> io::Result<Exit> {
-    let mut session = Session::default();
+    let mut session = Session::with_trust(Variant::default(), options.trust);
     let mut lines = Lines::new(input);
     let mut first = true;
     while let Some(raw) = lines.next()? {
@@ -259,9 +264,11 @@ pub fn run(
                 let Some(input) = lines.into_input() else {
                     return Ok(Exit::EndOfInput);
                 };
-                return ugi::run(input, output, ugi::Opening::Greeted).map(|end| match end {
-                    ugi::End::Quit => Exit::Quit,
-                    ugi::End::EndOfInput => Exit::EndOfInput,
+                return ugi::run(input, output, ugi::Opening::Greeted, options.trust).map(|end| {
+                    match end {
+                        ugi::End::Quit => Exit::Quit,
+                        ugi::End::EndOfInput => Exit::EndOfInput,
+                    }
                 });
             }
             Ok(Some(text)) => {
@@ -373,7 +380,15 @@ mod tests {
     #[test]
     fn strict_mode_stops_at_the_first_failure() {
         let mut out = Vec::new();
-        let exit = run(&b"play 9\nfen\n"[..], &mut out, Options { strict: true }).unwrap();
+        let exit = run(
+            &b"play 9\nfen\n"[..],
+            &mut out,
+            Options {
+                strict: true,
+                ..Options::default()
+            },
+        )
+        .unwrap();
         assert_eq!(exit, Exit::Failed);
         assert_eq!(
             String::from_utf8(out).unwrap(),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::command::{is_known, BookRequest, Command, Start};
 use super::reply::{BookInUse, Ending, Response, Summary};
 use super::search::{Finished, Search, SearchError, SearchKind};
+use super::trust::{Refusal, Trust};
 use crate::engine::Rng;
 use crate::notation::{
     fen_of, play_sequence, render, token_list, FenPositionError, SequenceError,
@@ -66,6 +67,9 @@ pub enum SessionError {
     /// `book load` of a file that cannot be read or is not a valid book.
     #[error("cannot load book {0}")]
     Book(#[from] BookFileError),
+    /// A command the client is not trusted with (`c4 --untrusted`).
+    #[error("{0}")]
+    Refused(#[from] Refusal),
 }
 
 /// The solver's table size until `hash` changes it, in MiB.
@@ -86,6 +90,8 @@ pub struct Session {
     /// The opening book the solver consults (`book`), and where it came from.
     book: Option<(Arc<Book>, String)>,
     rng: Rng,
+    /// What the client may do.
+    trust: Trust,
 }
 
 impl Default for Session {
@@ -120,6 +126,11 @@ pub enum Flow {
 impl Session {
     /// A session on the empty board of `variant`, with default names.
     pub fn new(variant: Variant) -> Session {
+        Session::with_trust(variant, Trust::Full)
+    }
+
+    /// A session on the empty board of `variant` for a client trusted as far as `trust` says.
+    pub fn with_trust(variant: Variant, trust: Trust) -> Session {
         let names = default_names(variant.players());
         Session {
             game: Game::new(variant),
@@ -129,7 +140,13 @@ impl Session {
             threads: 1,
             book: built_in(),
             rng: Rng::new(DEFAULT_SEED),
+            trust,
         }
+    }
+
+    /// How far the client is trusted.
+    pub fn trust(&self) -> Trust {
+        self.trust
     }
 
     /// The game being played.
@@ -299,10 +316,12 @@ impl Session {
                 Ok(Response::Done)
             }
             Command::Save(path) => {
+                self.allow_files("save")?;
                 savefile::save(&path, &self.names, &self.game)?;
                 Ok(Response::Saved(path))
             }
             Command::Load(path) => {
+                self.allow_files("load")?;
                 let (names, game) = savefile::load(&path)?;
                 self.names = names;
                 self.game = game;
@@ -322,6 +341,15 @@ impl Session {
                 Ok(Response::Done)
             }
             Command::Threads(threads) => {
+                let max = self.trust.max_threads();
+                if threads > max {
+                    return Err(Refusal::Threads {
+                        asked: threads,
+                        max,
+                        kept: self.threads,
+                    }
+                    .into());
+                }
                 self.threads = threads;
                 Ok(Response::Threads(threads))
             }
@@ -331,6 +359,7 @@ impl Session {
                     BookRequest::On => self.book = built_in(),
                     BookRequest::Off => self.book = None,
                     BookRequest::Load(path) => {
+                        self.allow_files("book load")?;
                         let book = read_book(&path)?;
                         self.book = Some((Arc::new(book), path.display().to_string()));
                     }
@@ -347,6 +376,15 @@ impl Session {
             }
             Command::Hash(mib) => {
                 let mib = table_mib(mib);
+                let max = self.trust.max_hash_mib();
+                if mib > max {
+                    return Err(Refusal::Hash {
+                        asked: mib,
+                        max,
+                        kept: self.hash_mib,
+                    }
+                    .into());
+                }
                 // The old table goes first, so that the two are never held at once; should the
                 // new one be refused, the next search makes one of the size that was set.
                 self.solver = None;
@@ -373,6 +411,14 @@ impl Session {
             Command::Hint => return Ok(Action::Search(SearchKind::Hint)),
         }
         .map(Action::Reply)
+    }
+
+    /// Refuses `verb`, a command that reads or writes a file, unless the client may do that.
+    fn allow_files(&self, verb: &'static str) -> Result<(), Refusal> {
+        match self.trust.allows_files() {
+            true => Ok(()),
+            false => Err(Refusal::Files { verb }),
+        }
     }
 
     /// A search of the game, or, for a finished game, how it ended: nothing is left to search.

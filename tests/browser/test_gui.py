@@ -103,14 +103,18 @@ def free_port():
 
 
 class Server:
-    """websocketd serving web/ and one c4 (or `engine`) per connection, as web/serve runs it."""
+    """web/serve itself, as README starts it: websocketd serving web/ and one `c4 --untrusted`
+    (or `engine`, through C4_ENGINE) per connection, from the page's own origin only."""
 
-    def __init__(self, engine=C4):
+    def __init__(self, engine=None):
         self.port = free_port()
+        env = dict(os.environ)
+        if engine is not None:
+            env["C4_ENGINE"] = str(engine)
+        # web/serve ends in `exec websocketd`: this process is websocketd, c4s its children.
         self.process = subprocess.Popen(
-            ["websocketd", "--port", str(self.port), "--address", "127.0.0.1",
-             "--staticdir", "web", "--loglevel", "fatal", str(engine)],
-            cwd=ROOT,
+            [str(ROOT / "web" / "serve"), str(self.port)], cwd=ROOT, env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 60
         while True:
@@ -306,6 +310,99 @@ def test_protocol_client(page, ref, server):
     assert out["status"] == {"text": "", "lines": ref.ask("status")[1]}, out["status"]
     assert out["quit"] == {"text": "", "lines": []} and out["after"] == [True, "fen"], out
     ref.ask("position startpos")
+
+
+def upgrade(port, origin):
+    """A WebSocket upgrade sent by hand to 127.0.0.1:`port` with `origin` (none if None): the
+    open socket and the status line of the answer."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    request = (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               "Sec-WebSocket-Version: 13\r\n")
+    if origin is not None:
+        request += f"Origin: {origin}\r\n"
+    s.sendall((request + "\r\n").encode())
+    answer = b""
+    while b"\r\n" not in answer:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        answer += chunk
+    return s, answer.split(b"\r\n")[0].decode()
+
+
+def wait_engines(server, count):
+    deadline = time.monotonic() + 60
+    while len(server.engines()) != count:
+        assert time.monotonic() < deadline, f"{len(server.engines())} engines, expected {count}"
+        time.sleep(0.05)
+
+
+def test_served_safely(context, server):
+    """web/serve's defences (docs/gui.md, "Who can reach what"): a WebSocket only from the page's
+    own origin, at most 8 engines at once, and each engine refusing every file command."""
+    port = server.port
+    # By hand: only the two forms of the page's own origin are served.
+    for origin, expected in [(None, "403"), ("null", "403"), ("http://evil.example", "403"),
+                             (f"http://evil.example:{port}", "403"), ("http://localhost:1", "403"),
+                             (f"http://localhost.evil.example:{port}", "403"),
+                             (f"http://localhost:{port}", "101"), (f"http://127.0.0.1:{port}", "101")]:
+        s, status = upgrade(port, origin)
+        s.close()
+        assert status.split(" ")[1] == expected, (origin, status)
+    # From a page of another site (served here by Playwright's routing, no network needed), in
+    # the browser: the upgrade is refused, so the page never reaches c4.
+    page = context.new_page()
+    html = "<!doctype html><title>another site</title>"
+    for other in ["http://evil.example/", f"http://localhost:{free_port()}/"]:
+        page.route(other, lambda route: route.fulfill(status=200, content_type="text/html", body=html))
+        page.goto(other)
+        result = page.evaluate(
+            """(url) => new Promise((resolve) => {
+                 const ws = new WebSocket(url);
+                 ws.onopen = () => { ws.send("save README.md"); resolve("open"); };
+                 ws.onclose = (e) => resolve(`closed ${e.code}`);
+               })""",
+            f"ws://127.0.0.1:{port}/")
+        assert result == "closed 1006", (other, result)
+    page.close()
+    # At most 8 engines at once: the main page's own connection is one of them.
+    before = 1
+    wait_engines(server, before)
+    sockets, statuses = [], []
+    for _ in range(9 - before):
+        s, status = upgrade(port, f"http://localhost:{port}")
+        sockets.append(s)
+        statuses.append(status.split(" ")[1])
+    assert statuses == ["101"] * (8 - before) + ["429"], statuses
+    wait_engines(server, 8)
+    for s in sockets:
+        s.close()
+    wait_engines(server, before)
+    # Through the page's own origin, c4 refuses every file command and keeps its game.
+    readme = (ROOT / "README.md").read_bytes()
+    page = context.new_page()
+    page.goto(server.url)
+    out = page.evaluate(
+        """async (url) => {
+          const { C4Client } = await import("/c4-client.js");
+          const c4 = new C4Client(url);
+          await c4.connect();
+          const out = [];
+          for (const command of ["moves 44", "save README.md", "load /etc/passwd",
+                                 "book load /dev/zero", "hash 16384", "threads 64", "fen"]) {
+            out.push(await c4.send(command).then((r) => r.text, (e) => `? ${e.message}`));
+          }
+          await c4.send("quit");
+          return out;
+        }""",
+        server.url.replace("http", "ws"))
+    page.close()
+    untrusted = "this c4 serves untrusted clients (--untrusted)"
+    assert out[0] == "ply 2, x to move", out
+    assert all(reply.startswith("? ") and untrusted in reply for reply in out[1:6]), out
+    assert out[-1] == "3x3/3o3/7/7/7/7 x", out
+    assert (ROOT / "README.md").read_bytes() == readme
 
 
 def test_first_look_and_keyboard(page, ref):
@@ -662,6 +759,7 @@ def main():
             page.goto(server.url)
             steps = [
                 ("protocol client", lambda: test_protocol_client(page, ref, server)),
+                ("served safely", lambda: test_served_safely(context, server)),
                 ("first look and keyboard", lambda: test_first_look_and_keyboard(page, ref)),
                 ("win against the computer", lambda: steps_state.update(won=test_win_against_computer(page, ref))),
                 ("undo and hint", lambda: test_undo_and_hint(page, ref, steps_state["won"])),

@@ -26,6 +26,7 @@ pub use session::{UgiSession, UgiStep};
 
 use super::reply::Info;
 use super::search::Search;
+use super::trust::Trust;
 use super::{clean_line, line_text, read_line};
 use session::GoPlan;
 
@@ -110,11 +111,12 @@ pub fn run(
     mut input: impl BufRead,
     output: impl Write + Send,
     opening: Opening,
+    trust: Trust,
 ) -> io::Result<End> {
     let output = Mutex::new(output);
-    let mut session = UgiSession::default();
+    let mut session = UgiSession::with_trust(trust);
     if opening == Opening::Greeted {
-        write_replies(&output, &[UgiReply::Hello])?;
+        write_replies(&output, &[UgiReply::Hello(trust)])?;
     }
     let mut pending: Option<Line> = None;
     loop {
@@ -245,7 +247,13 @@ mod tests {
 
     fn transcript(input: &str) -> String {
         let mut out = Vec::new();
-        run(io::Cursor::new(input.as_bytes()), &mut out, Opening::Fresh).unwrap();
+        run(
+            io::Cursor::new(input.as_bytes()),
+            &mut out,
+            Opening::Fresh,
+            Trust::Full,
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -7,8 +7,8 @@ use super::command::EngineOption;
 use crate::protocol::command::HASH_MIB;
 use crate::protocol::reply::ENGINE_NAME;
 use crate::protocol::session::DEFAULT_HASH_MIB;
+use crate::protocol::trust::Trust;
 use crate::rules::Column;
-use crate::solver::MAX_THREADS;
 
 /// Who `id author` names.
 pub const ENGINE_AUTHOR: &str = "the c4 authors";
@@ -16,8 +16,9 @@ pub const ENGINE_AUTHOR: &str = "the c4 authors";
 /// A reply of the UGI dialect.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UgiReply {
-    /// `ugi`: `id name`, `id author`, an `option` line per option, then `ugiok`.
-    Hello,
+    /// `ugi`: `id name`, `id author`, an `option` line per option (with the ranges the client is
+    /// trusted with), then `ugiok`.
+    Hello(Trust),
     /// `isready`: `readyok`.
     ReadyOk,
     /// `query`: `response WORD`.
@@ -100,12 +101,16 @@ impl UgiReply {
     /// The reply's lines, without line endings.
     pub fn lines(&self) -> Vec<String> {
         match self {
-            UgiReply::Hello => {
+            UgiReply::Hello(trust) => {
                 let mut lines = vec![
                     format!("id name {ENGINE_NAME}"),
                     format!("id author {ENGINE_AUTHOR}"),
                 ];
-                lines.extend(EngineOption::NAMES.iter().map(|&name| option_line(name)));
+                lines.extend(
+                    EngineOption::NAMES
+                        .iter()
+                        .map(|&name| option_line(name, *trust)),
+                );
                 lines.push("ugiok".to_string());
                 lines
             }
@@ -145,14 +150,15 @@ impl UgiReply {
 }
 
 /// The `option` line that declares `name` (one of [`EngineOption::NAMES`]).
-fn option_line(name: &str) -> String {
+fn option_line(name: &str, trust: Trust) -> String {
     let declaration = match name {
         "level" => "type string default perfect".to_string(),
         "hash" => format!(
             "type spin default {DEFAULT_HASH_MIB} min {} max {}",
-            HASH_MIB.0, HASH_MIB.1
+            HASH_MIB.0,
+            trust.max_hash_mib()
         ),
-        "threads" => format!("type spin default 1 min 1 max {MAX_THREADS}"),
+        "threads" => format!("type spin default 1 min 1 max {}", trust.max_threads()),
         _ => "type check default true".to_string(),
     };
     format!("option name {name} {declaration}")
@@ -164,7 +170,7 @@ mod tests {
 
     #[test]
     fn every_reply_is_written_in_its_words() {
-        let hello = UgiReply::Hello.text();
+        let hello = UgiReply::Hello(Trust::Full).text();
         assert_eq!(
             hello,
             "id name c4\n\

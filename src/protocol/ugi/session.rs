@@ -16,6 +16,7 @@ use crate::protocol::command::{BookRequest, Bounds, Command, GoRequest, StreamRe
 use crate::protocol::reply::{ColumnView, Info, Response};
 use crate::protocol::search::{Finished, Search};
 use crate::protocol::session::{Session, Step};
+use crate::protocol::trust::Trust;
 use crate::rules::{Game, Outcome, Variant};
 use crate::solver::Score;
 
@@ -32,8 +33,15 @@ pub struct UgiSession {
 
 impl Default for UgiSession {
     fn default() -> Self {
+        UgiSession::with_trust(Trust::Full)
+    }
+}
+
+impl UgiSession {
+    /// A session on the standard board for a client trusted as far as `trust` says.
+    pub fn with_trust(trust: Trust) -> UgiSession {
         UgiSession {
-            session: Session::default(),
+            session: Session::with_trust(Variant::default(), trust),
             level: Level::Perfect,
         }
     }
@@ -72,7 +80,7 @@ impl UgiSession {
     /// and is answered by an `info string` only.
     pub fn execute(&mut self, command: UgiCommand) -> UgiStep {
         match command {
-            UgiCommand::Ugi => UgiStep::Reply(vec![UgiReply::Hello]),
+            UgiCommand::Ugi => UgiStep::Reply(vec![UgiReply::Hello(self.session.trust())]),
             UgiCommand::IsReady => {
                 // Ready means ready to search: the table is made now, not on the clock.
                 self.session.prepare_solver();

@@ -1,0 +1,86 @@
+//! How far the client on the other end of the protocol is trusted: a person or a program of the
+//! user's may do anything the protocol offers; a client anyone could be (a page served to a
+//! browser, a socket) may not touch a file, and its memory, threads and search time are capped.
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+use super::command::HASH_MIB;
+use crate::solver::MAX_THREADS;
+
+/// Who may be on the other end of the protocol.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Trust {
+    /// The user, or a program of the user's: every command, every size.
+    #[default]
+    Full,
+    /// A client that anyone could be (`c4 --untrusted`, as `web/serve` starts it): no command
+    /// reads or writes a file, and tables, threads and search times are capped.
+    Untrusted,
+}
+
+/// The largest table an untrusted client may ask for, in MiB: the session's default, so that a
+/// server's memory is bounded by its number of connections.
+pub const UNTRUSTED_HASH_MIB: u32 = 64;
+
+/// The most threads an untrusted client's searches may use.
+pub const UNTRUSTED_THREADS: u32 = 2;
+
+/// The longest an untrusted client's search may run: a search still running then ends as if
+/// `stop` had come.
+pub const UNTRUSTED_SEARCH_TIME: Duration = Duration::from_secs(60);
+
+impl Trust {
+    /// The largest table `hash` may ask for, in MiB.
+    pub fn max_hash_mib(self) -> u32 {
+        match self {
+            Trust::Full => HASH_MIB.1,
+            Trust::Untrusted => UNTRUSTED_HASH_MIB,
+        }
+    }
+
+    /// The most threads `threads` may ask for.
+    pub fn max_threads(self) -> u32 {
+        match self {
+            Trust::Full => MAX_THREADS as u32,
+            Trust::Untrusted => UNTRUSTED_THREADS,
+        }
+    }
+
+    /// How long any one search may run, if the client is not trusted with more.
+    pub fn search_time_limit(self) -> Option<Duration> {
+        match self {
+            Trust::Full => None,
+            Trust::Untrusted => Some(UNTRUSTED_SEARCH_TIME),
+        }
+    }
+
+    /// Whether commands may read and write files (`save`, `load`, `book load`).
+    pub fn allows_files(self) -> bool {
+        self == Trust::Full
+    }
+}
+
+/// A command refused because the client is not trusted with it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Refusal {
+    /// `save`, `load` or `book load`.
+    #[error(
+        "{verb} is refused: this c4 serves untrusted clients (--untrusted), so no command reads \
+         or writes a file"
+    )]
+    Files { verb: &'static str },
+    /// `hash` over the cap.
+    #[error(
+        "a table of {asked} MiB is refused: this c4 serves untrusted clients (--untrusted), whose \
+         tables are at most {max} MiB; the table stays at {kept} MiB"
+    )]
+    Hash { asked: u32, max: u32, kept: u32 },
+    /// `threads` over the cap.
+    #[error(
+        "{asked} threads are refused: this c4 serves untrusted clients (--untrusted), whose \
+         searches use at most {max}; they stay at {kept}"
+    )]
+    Threads { asked: u32, max: u32, kept: u32 },
+}
