@@ -1255,7 +1255,7 @@ mod tests {
 
     /// A log that asks the run to stop at its `stop_at`-th line, as a signal during that save,
     /// and first, at its first line, makes the saves after it fail where `block` names a file
-    /// (a folder in the way of the save's temporary file).
+    /// (moved aside to [`kept`], and a folder put in its place).
     struct StopAtSave {
         stop: Arc<EarlyStop>,
         stop_at: usize,
@@ -1267,7 +1267,8 @@ mod tests {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             self.lines += buf.iter().filter(|&&b| b == b'\n').count();
             if let Some(file) = self.block.take() {
-                std::fs::create_dir(Checkpoint::temporary(&file)).unwrap();
+                std::fs::rename(&file, kept(&file)).unwrap();
+                std::fs::create_dir(&file).unwrap();
             }
             if self.lines == self.stop_at {
                 self.stop.request();
@@ -1277,6 +1278,11 @@ mod tests {
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    /// Where [`StopAtSave`] keeps the file it blocks.
+    fn kept(file: &Path) -> PathBuf {
+        file.with_extension("kept")
     }
 
     #[test]
@@ -1356,9 +1362,16 @@ mod tests {
             )) && rest.ends_with("): run this line again with the same --board and --checkpoint to go on from the save before\n"),
             "{out}"
         );
+        std::fs::remove_dir(&file).unwrap();
+        std::fs::rename(kept(&file), &file).unwrap();
         let (before, _) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert!(before.nodes > saved.nodes && before.lower < before.upper);
-        std::fs::remove_dir(Checkpoint::temporary(&file)).unwrap();
+        // The saves that failed left nothing, and the run its lock file neither.
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["run.ckpt"]);
         // The same command goes on from the file to the score.
         let fresh = Arc::new(EarlyStop::default());
         assert_eq!(
