@@ -20,7 +20,7 @@
 //! to move (`4455667 -18`), a full board 0, and analysis shows every column `-`.
 
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,6 +39,7 @@ use crate::solver::{
 };
 use crate::textio::book::built_in_book;
 use crate::textio::checkpoint::{Checkpoint, CheckpointError};
+use crate::textio::files::open_regular;
 use crate::textio::{describe, read_bounded_line};
 
 /// The standard board, the default of [`BatchBoard`].
@@ -894,10 +895,14 @@ pub fn run_bench(
     let texts = files
         .iter()
         .map(|file| {
-            std::fs::read_to_string(file).map_err(|e| BenchError::Read {
-                path: file.display().to_string(),
-                reason: describe(&e),
-            })
+            let mut text = String::new();
+            open_regular(file)
+                .and_then(|mut opened| opened.read_to_string(&mut text))
+                .map_err(|e| BenchError::Read {
+                    path: file.display().to_string(),
+                    reason: describe(&e),
+                })?;
+            Ok(text)
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
     let notes = log.as_mut().map(|log| &mut *log.to);
