@@ -205,6 +205,21 @@ pub enum LineError {
     CheckpointLayout,
 }
 
+impl LineError {
+    /// Whether the line failed because its checkpoint file could not be used: not read, not
+    /// written, damaged, another position's, or saved with a table or by a build this run
+    /// cannot go on from. (Not a stop asked for, which ends the run its own way.)
+    pub fn is_unusable_checkpoint(&self) -> bool {
+        matches!(
+            self,
+            LineError::Checkpoint(_)
+                | LineError::OtherCheckpoint(_)
+                | LineError::CheckpointTable { .. }
+                | LineError::CheckpointLayout
+        )
+    }
+}
+
 /// Why a move of a batch line cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveProblem {
@@ -237,6 +252,14 @@ pub enum BatchMode {
     Weak,
     /// The exact score of every column.
     Analyze,
+}
+
+/// What [`run_batch_solve`] tells its caller beside the lines it wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// Lines answered with an error because their checkpoint could not be used
+    /// ([`LineError::is_unusable_checkpoint`]).
+    pub checkpoint_failures: usize,
 }
 
 /// Settings for [`run_batch_solve`].
@@ -344,7 +367,7 @@ impl Default for BatchOptions {
 /// its progress to the file at the interval asked for, with a line on `log` each time, and goes
 /// on from the file's if it holds the same position (see [`solve_checkpointed`]); once its
 /// [`EarlyStop`] is requested, the search under way saves and stops, its line says so, and no
-/// more lines are read.
+/// more lines are read. Returns how many lines failed for their checkpoint.
 ///
 /// # Errors
 /// Only I/O errors of `input` or `out`; a bad line (not a position, not UTF-8, longer than
@@ -354,7 +377,8 @@ pub fn run_batch_solve(
     mut out: impl Write,
     opts: &BatchOptions,
     mut log: Option<&mut dyn Write>,
-) -> io::Result<()> {
+) -> io::Result<BatchSummary> {
+    let mut summary = BatchSummary::default();
     let mut solver = solver(
         opts.table_bits,
         opts.threads,
@@ -395,7 +419,10 @@ pub fn run_batch_solve(
             })
         });
         match answer {
-            Err(error) => writeln!(out, "{} error: {error}", printable(moves))?,
+            Err(error) => {
+                summary.checkpoint_failures += usize::from(error.is_unusable_checkpoint());
+                writeln!(out, "{} error: {error}", printable(moves))?;
+            }
             Ok(answer) => writeln!(out, "{moves} {answer}")?,
         }
         // A filter in a pipeline answers each line as soon as it can, not when the input ends.
@@ -408,7 +435,7 @@ pub fn run_batch_solve(
             break;
         }
     }
-    Ok(())
+    Ok(summary)
 }
 
 /// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
@@ -1445,8 +1472,11 @@ mod tests {
         let mut damaged = whole.clone();
         damaged[whole.len() - 20] ^= 1;
         std::fs::write(&file, &damaged).unwrap();
-        let refused = run(line, &mut Vec::new());
+        let mut refused = Vec::new();
+        let summary = run_batch_solve(line.as_bytes(), &mut refused, &opts, None).unwrap();
+        let refused = String::from_utf8(refused).unwrap();
         assert!(refused.contains("cut short or damaged"), "{refused}");
+        assert_eq!(summary.checkpoint_failures, 1);
         std::fs::write(&file, &whole).unwrap();
         // A file of a table layout this build does not know is refused; one of layout 1, whose
         // 7x6 entries are this layout's, is read.
