@@ -20,7 +20,7 @@
 //! to move (`4455667 -18`), a full board 0, and analysis shows every column `-`.
 
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,6 +39,7 @@ use crate::solver::{
 };
 use crate::textio::book::built_in_book;
 use crate::textio::checkpoint::{Checkpoint, CheckpointError};
+use crate::textio::files::open_regular;
 use crate::textio::{describe, read_bounded_line};
 
 /// The standard board, the default of [`BatchBoard`].
@@ -204,6 +205,21 @@ pub enum LineError {
     CheckpointLayout,
 }
 
+impl LineError {
+    /// Whether the line failed because its checkpoint file could not be used: not read, not
+    /// written, damaged, another position's, or saved with a table or by a build this run
+    /// cannot go on from. (Not a stop asked for, which ends the run its own way.)
+    pub fn is_unusable_checkpoint(&self) -> bool {
+        matches!(
+            self,
+            LineError::Checkpoint(_)
+                | LineError::OtherCheckpoint(_)
+                | LineError::CheckpointTable { .. }
+                | LineError::CheckpointLayout
+        )
+    }
+}
+
 /// Why a move of a batch line cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveProblem {
@@ -236,6 +252,14 @@ pub enum BatchMode {
     Weak,
     /// The exact score of every column.
     Analyze,
+}
+
+/// What [`run_batch_solve`] tells its caller beside the lines it wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// Lines answered with an error because their checkpoint could not be used
+    /// ([`LineError::is_unusable_checkpoint`]).
+    pub checkpoint_failures: usize,
 }
 
 /// Settings for [`run_batch_solve`].
@@ -343,7 +367,7 @@ impl Default for BatchOptions {
 /// its progress to the file at the interval asked for, with a line on `log` each time, and goes
 /// on from the file's if it holds the same position (see [`solve_checkpointed`]); once its
 /// [`EarlyStop`] is requested, the search under way saves and stops, its line says so, and no
-/// more lines are read.
+/// more lines are read. Returns how many lines failed for their checkpoint.
 ///
 /// # Errors
 /// Only I/O errors of `input` or `out`; a bad line (not a position, not UTF-8, longer than
@@ -353,7 +377,8 @@ pub fn run_batch_solve(
     mut out: impl Write,
     opts: &BatchOptions,
     mut log: Option<&mut dyn Write>,
-) -> io::Result<()> {
+) -> io::Result<BatchSummary> {
+    let mut summary = BatchSummary::default();
     let mut solver = solver(
         opts.table_bits,
         opts.threads,
@@ -394,7 +419,10 @@ pub fn run_batch_solve(
             })
         });
         match answer {
-            Err(error) => writeln!(out, "{} error: {error}", printable(moves))?,
+            Err(error) => {
+                summary.checkpoint_failures += usize::from(error.is_unusable_checkpoint());
+                writeln!(out, "{} error: {error}", printable(moves))?;
+            }
             Ok(answer) => writeln!(out, "{moves} {answer}")?,
         }
         // A filter in a pipeline answers each line as soon as it can, not when the input ends.
@@ -407,7 +435,7 @@ pub fn run_batch_solve(
             break;
         }
     }
-    Ok(())
+    Ok(summary)
 }
 
 /// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
@@ -894,10 +922,14 @@ pub fn run_bench(
     let texts = files
         .iter()
         .map(|file| {
-            std::fs::read_to_string(file).map_err(|e| BenchError::Read {
-                path: file.display().to_string(),
-                reason: describe(&e),
-            })
+            let mut text = String::new();
+            open_regular(file)
+                .and_then(|mut opened| opened.read_to_string(&mut text))
+                .map_err(|e| BenchError::Read {
+                    path: file.display().to_string(),
+                    reason: describe(&e),
+                })?;
+            Ok(text)
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
     let notes = log.as_mut().map(|log| &mut *log.to);
@@ -1255,7 +1287,7 @@ mod tests {
 
     /// A log that asks the run to stop at its `stop_at`-th line, as a signal during that save,
     /// and first, at its first line, makes the saves after it fail where `block` names a file
-    /// (a folder in the way of the save's temporary file).
+    /// (moved aside to [`kept`], and a folder put in its place).
     struct StopAtSave {
         stop: Arc<EarlyStop>,
         stop_at: usize,
@@ -1267,7 +1299,8 @@ mod tests {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             self.lines += buf.iter().filter(|&&b| b == b'\n').count();
             if let Some(file) = self.block.take() {
-                std::fs::create_dir(Checkpoint::temporary(&file)).unwrap();
+                std::fs::rename(&file, kept(&file)).unwrap();
+                std::fs::create_dir(&file).unwrap();
             }
             if self.lines == self.stop_at {
                 self.stop.request();
@@ -1277,6 +1310,11 @@ mod tests {
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    /// Where [`StopAtSave`] keeps the file it blocks.
+    fn kept(file: &Path) -> PathBuf {
+        file.with_extension("kept")
     }
 
     #[test]
@@ -1356,9 +1394,16 @@ mod tests {
             )) && rest.ends_with("): run this line again with the same --board and --checkpoint to go on from the save before\n"),
             "{out}"
         );
+        std::fs::remove_dir(&file).unwrap();
+        std::fs::rename(kept(&file), &file).unwrap();
         let (before, _) = Checkpoint::read_whole(&file).unwrap().unwrap();
         assert!(before.nodes > saved.nodes && before.lower < before.upper);
-        std::fs::remove_dir(Checkpoint::temporary(&file)).unwrap();
+        // The saves that failed left nothing, and the run its lock file neither.
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["run.ckpt"]);
         // The same command goes on from the file to the score.
         let fresh = Arc::new(EarlyStop::default());
         assert_eq!(
@@ -1427,8 +1472,11 @@ mod tests {
         let mut damaged = whole.clone();
         damaged[whole.len() - 20] ^= 1;
         std::fs::write(&file, &damaged).unwrap();
-        let refused = run(line, &mut Vec::new());
+        let mut refused = Vec::new();
+        let summary = run_batch_solve(line.as_bytes(), &mut refused, &opts, None).unwrap();
+        let refused = String::from_utf8(refused).unwrap();
         assert!(refused.contains("cut short or damaged"), "{refused}");
+        assert_eq!(summary.checkpoint_failures, 1);
         std::fs::write(&file, &whole).unwrap();
         // A file of a table layout this build does not know is refused; one of layout 1, whose
         // 7x6 entries are this layout's, is read.

@@ -37,6 +37,17 @@ fn scratch(name: &str) -> PathBuf {
     folder
 }
 
+/// The names in `folder`, sorted.
+#[cfg(target_os = "linux")]
+fn names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 const SUBCOMMANDS: [&[&str]; 7] = [
     &[],
     &["play"],
@@ -388,6 +399,16 @@ fn a_signal_stops_a_checkpointed_solve_once_its_progress_is_saved() {
         )) && log.contains(&format!("checkpoint {file_arg}: score between ")),
         "{log}"
     );
+    // Nothing is left beside the checkpoint: no lock file, no new file of a save.
+    assert_eq!(names(&folder), ["run.ckpt"]);
+    // Resumed, and sent two SIGTERMs, c4 ends at once on the second, during the first's save or
+    // after it: still nothing is left.
+    let mut twice = Running::start(&c4, &args, b"4\n");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    twice.signal("TERM");
+    twice.signal("TERM");
+    assert_eq!(twice.end().0.signal(), Some(15));
+    assert_eq!(names(&folder), ["run.ckpt"]);
     // Started with SIGHUP ignored (nohup), c4 leaves it ignored.
     let other = folder.join("other.ckpt");
     let other_args = [

@@ -23,6 +23,7 @@ use crate::solver::book::{
 use crate::solver::{Limits, Position, Score, Solver, SolverError};
 use crate::textio::book::BookFileError;
 use crate::textio::describe;
+use crate::textio::files::NewFile;
 pub use progress::ShardProblem;
 use progress::{not_a_position, open_progress, read_progress, ProgressFile, ShardHeader};
 
@@ -543,15 +544,18 @@ pub fn book_from_leaves(
     })
 }
 
-/// Writes `book` to `path` through a temporary file, so that a kill leaves either the old file
-/// or the new one.
+/// Writes `book` to `path` through a new file beside it ([`NewFile`]), so that a kill leaves
+/// either the old file or the new one, and a failed write neither.
 ///
 /// # Errors
 /// The file cannot be written.
 pub fn write_book(path: &Path, book: &Book) -> Result<(), BuildError> {
-    let temporary = path.with_extension("tmp");
-    std::fs::write(&temporary, book.to_bytes()).map_err(io_error(&temporary))?;
-    std::fs::rename(&temporary, path).map_err(io_error(path))
+    let mut new = NewFile::beside(path).map_err(io_error(path))?;
+    new.file()
+        .write_all(&book.to_bytes())
+        .map_err(io_error(path))?;
+    new.replace(path).map_err(io_error(path))?;
+    Ok(())
 }
 
 /// One mismatch found by [`verify`].

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use super::{io_error, BuildError, Shard};
 use crate::solver::book::{checksum, score_limit};
 use crate::solver::Score;
+use crate::textio::files::{open_regular, NewFile};
 use thiserror::Error;
 
 /// The first eight bytes of a shard progress file.
@@ -253,7 +254,7 @@ pub(super) struct ProgressFile {
 /// A missing or foreign header; a bad record anywhere but at the end.
 pub(super) fn read_progress(path: &Path) -> Result<ProgressFile, BuildError> {
     let mut bytes = Vec::new();
-    File::open(path)
+    open_regular(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
         .map_err(io_error(path))?;
     let (header, format) = ShardHeader::from_bytes(&bytes, path)?;
@@ -300,10 +301,13 @@ pub(super) fn open_progress(
             std::fs::create_dir_all(dir).map_err(io_error(dir))?;
         }
         let format = RecordFormat::of_version(SHARD_VERSION).expect("the current version");
-        let mut file = File::create(path).map_err(io_error(path))?;
-        file.write_all(&header.to_bytes(format))
+        // Named only once its header is whole: a kill before leaves no file that cannot be
+        // resumed, and a file made there meanwhile is not replaced.
+        let mut new = NewFile::beside(path).map_err(io_error(path))?;
+        new.file()
+            .write_all(&header.to_bytes(format))
             .map_err(io_error(path))?;
-        file.sync_all().map_err(io_error(path))?;
+        let file = new.create(path).map_err(io_error(path))?;
         return Ok((file, format, Vec::new(), 0));
     }
     let ProgressFile {

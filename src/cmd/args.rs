@@ -169,7 +169,9 @@ pub struct SolveArgs {
     pub hash: Option<u32>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board; any --hash and --threads): for searches of hours.
-    /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress, then stops c4
+    /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress, then stops c4. A line whose FILE
+    /// cannot be used (damaged, another position's, not a regular file) is an error line, and
+    /// c4 then exits with status 1
     #[arg(long, value_name = "FILE", conflicts_with_all = ["weak", "analyze"])]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two saves of --checkpoint, each with a line on standard error: the bounds

@@ -14,6 +14,7 @@ use crate::bookbuild::{self, BuildError, BuildOptions, Progress, Shard};
 use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
 use crate::solver::DEFAULT_TABLE_BITS;
 use crate::textio::book::{built_in_book, read_book};
+use crate::textio::files::open_regular;
 
 /// The standard board, the default of `c4 book build`.
 const WIDTH: u32 = 7;
@@ -271,7 +272,7 @@ pub fn run(
             // An older file is laid out anew when read: say so rather than show its size.
             let older = args.book.as_deref().and_then(|path| {
                 let mut start = [0u8; 12];
-                let mut file = std::fs::File::open(path).ok()?;
+                let mut file = open_regular(path).ok()?;
                 io::Read::read_exact(&mut file, &mut start).ok()?;
                 let version = u32::from_le_bytes(start[8..].try_into().expect("4 bytes"));
                 let length = file.metadata().ok()?.len();

@@ -1,10 +1,10 @@
 //! The `c4` command: runs the mode the command line asks for ([`args`]) on the process's standard
 //! streams, and turns every way it can end into an exit status in one place ([`exit`]): 0 success,
-//! 1 a failed command under `--strict`, a wrong benchmark score, a book that failed to verify or
-//! an I/O error, 2 a usage error or a file named on the command line that cannot be used. A
-//! closed standard output is not an error. `c4 solve --checkpoint` stopped by a signal ends by
-//! that signal once its progress is saved ([`signals`]). `main.rs` only parses the arguments and
-//! calls these.
+//! 1 a failed command under `--strict`, a wrong benchmark score, a book that failed to verify, a
+//! `c4 solve --checkpoint` line whose checkpoint could not be used, or an I/O error, 2 a usage
+//! error or a file named on the command line that cannot be used. A closed standard output is
+//! not an error. `c4 solve --checkpoint` stopped by a signal ends by that signal once its
+//! progress is saved ([`signals`]). `main.rs` only parses the arguments and calls these.
 
 pub mod args;
 pub mod book;
@@ -26,7 +26,8 @@ use book::BarStyle;
 
 /// Success: the input ended or `quit` was given, every benchmark score matched.
 const EXIT_SUCCESS: u8 = 0;
-/// A failed command under `--strict`, a wrong score in `c4 bench`, or an I/O error.
+/// A failed command under `--strict`, a wrong score in `c4 bench`, a checkpoint that could not
+/// be used, or an I/O error.
 const EXIT_FAILURE: u8 = 1;
 /// A usage error (clap's own code for them) or a file that cannot be read.
 const EXIT_USAGE: u8 = 2;
@@ -37,7 +38,8 @@ pub enum Done {
     /// Everything asked for was done.
     Success,
     /// It ran, and said on its output what failed: a command under `--strict`, a benchmark
-    /// score, a book entry that did not verify.
+    /// score, a book entry that did not verify, a line of `c4 solve` whose checkpoint could not
+    /// be used.
     Failed,
     /// The signal of this number stopped it before the end, once its progress was saved; the
     /// process ends by the same signal.
@@ -152,8 +154,12 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
             if let Some(signal) = first_signal.and_then(|first| first.get()) {
                 return Ok(Done::Stopped(signal));
             }
-            ran?;
-            Ok(Done::Success)
+            // A line whose checkpoint could not be used said so; the run has failed.
+            Ok(if ran?.checkpoint_failures > 0 {
+                Done::Failed
+            } else {
+                Done::Success
+            })
         }
         Some(Mode::Bench(args)) => bench(&args),
         Some(Mode::Book(args)) => {

@@ -3,7 +3,6 @@
 //! of a process a signal stopped (the shell reports 128 + its number: 130 for Ctrl-C).
 
 use std::io::{self, Write};
-use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 
@@ -11,7 +10,7 @@ use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 use crate::batch::Checkpointing;
-use crate::textio::checkpoint::Checkpoint;
+use crate::textio::files::remove_own_files;
 
 /// The signals that stop a checkpointed run: Ctrl-C, a polite kill, a closed terminal.
 const STOPPING: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
@@ -67,7 +66,7 @@ pub fn stop_on_signals(plan: &Checkpointing) -> FirstSignal {
                     file.display()
                 );
             } else if is_first || signal != SIGHUP {
-                end_at_once(signal, &file);
+                end_at_once(signal);
             }
         }
     });
@@ -75,9 +74,9 @@ pub fn stop_on_signals(plan: &Checkpointing) -> FirstSignal {
 }
 
 /// Ends the process by `signal` now, with the checkpoint as last saved: a save cut short
-/// leaves only its temporary file, which goes too.
-fn end_at_once(signal: i32, file: &Path) {
-    let _ = std::fs::remove_file(Checkpoint::temporary(file));
+/// leaves only its new file, which goes too, as does the checkpoint's lock file.
+fn end_at_once(signal: i32) {
+    remove_own_files();
     end_by(signal);
 }
 

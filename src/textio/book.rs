@@ -1,8 +1,8 @@
 //! Where the front ends get the opening book they hand the solver: the book built into the
 //! binary, read where it lies, and book files from disk, through the one bounded, fully checked
-//! reader of the files `c4 book` writes (`--book FILE`, `book load`, `c4 book` itself).
+//! reader of the files `c4 book` writes (`--book FILE`, `book load`, `c4 book` itself), which
+//! reads regular files only ([`open_regular`]).
 
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -10,13 +10,15 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 use super::describe;
+use super::files::open_regular;
 use crate::solver::book::{Book, BookError};
 
 /// The book shipped inside the binary (see README.md, "The opening book").
 static BUILT_IN_BYTES: &[u8] = include_bytes!("../../book/c4.book");
 
 /// The largest book file read: a 7x6 book to depth 13 is about 15 MB, a format-1 one to depth 12
-/// 56 MB. A wrong path (`/dev/zero`) then costs a message, not the machine's memory.
+/// 56 MB. A wrong path (a huge file of something else) then costs a message, not the machine's
+/// memory.
 pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// A book file that cannot be used: which, and why.
@@ -98,7 +100,9 @@ pub fn read_book(path: &Path) -> Result<Book, BookFileError> {
 /// one byte more, not the whole file).
 fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, BookFileProblem> {
     let mut bytes = Vec::new();
-    File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    open_regular(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(BookFileProblem::TooLarge);
     }
@@ -132,11 +136,13 @@ mod tests {
         std::fs::write(&path, [7u8; 10]).unwrap();
         assert_eq!(read_at_most(&path, 10).unwrap(), vec![7u8; 10]);
         assert_eq!(read_at_most(&path, 9), Err(BookFileProblem::TooLarge));
-        // A device that never ends is read only that far.
+        // A device is not read at all, not even one that never ends.
         #[cfg(unix)]
         assert_eq!(
             read_at_most(Path::new("/dev/zero"), 1 << 16),
-            Err(BookFileProblem::TooLarge)
+            Err(BookFileProblem::Io(
+                "it is not a regular file (a pipe, a device or a socket)".into()
+            ))
         );
         let error = read_book(&dir).unwrap_err();
         assert_eq!(

@@ -13,10 +13,13 @@
 //! pace. Files of version 1 (`c4 checkpoint 1`: the count after the nodes, every index whole) are
 //! still read.
 //!
-//! A checkpoint is written to `FILE.tmp` and renamed over `FILE`, so a crash while saving
-//! leaves the last one whole. The table words are streamed both ways, never held in memory
-//! beside the table they come from or go to.
+//! A checkpoint is written to a new file beside `FILE` ([`NewFile`]) and renamed over it, so a
+//! crash while saving leaves the last one whole; only a regular file is read ([`open_regular`])
+//! or replaced. The table words are streamed both ways, never held in memory beside the table
+//! they come from or go to. A run holds the lock of `FILE.lock` ([`Checkpoint::lock`]), which it
+//! removes when it lets go if it made the file.
 
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -24,6 +27,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::describe;
+use super::files::{self, open_regular, refuse_non_regular, NewFile};
 use crate::solver::book::Checksum;
 
 /// The first line of a checkpoint file as this build writes it: 16 bytes, two words of the
@@ -94,9 +98,28 @@ enum WordsRead {
 /// process ends, however it ends), so that two processes never save over each other's file.
 #[derive(Debug)]
 pub struct CheckpointLock {
-    /// The locked file; none where no lock could be had.
-    _file: Option<std::fs::File>,
+    /// None where no lock could be had; released when dropped.
+    _held: Option<HeldLock>,
 }
+
+/// The lock file of a checkpoint, locked.
+#[derive(Debug)]
+struct HeldLock {
+    /// The lock file, open: its lock is released when it closes.
+    _file: File,
+    /// Its name.
+    path: PathBuf,
+    /// Whether it is c4's, so that it goes when the lock is released: made by this run, or by
+    /// one that ended without removing it (it holds [`LOCK_MARK`]).
+    is_own: bool,
+}
+
+/// What `c4` writes in the lock files it makes, and so may remove.
+const LOCK_MARK: &[u8] = b"c4 checkpoint lock\n";
+
+/// How many lock files in a row a run tries to lock, each removed by the run that held it
+/// before this one could lock it.
+const LOCK_TRIES: usize = 3;
 
 /// The table words of a checkpoint file on disk.
 pub type SavedFileWords = SavedWords<io::BufReader<std::fs::File>>;
@@ -127,30 +150,65 @@ pub enum CheckpointError {
 }
 
 impl Checkpoint {
-    /// Locks the checkpoint `path` for this run, through the file `path.lock` beside it (made
-    /// if missing, and left there). Where no lock can be had (a folder that cannot be written, a
-    /// file system without locks) the run goes on unlocked: a finished checkpoint can still
-    /// answer, and a save that cannot be written says so itself.
+    /// Locks the checkpoint `path` for this run, through the file `path.lock` beside it: made if
+    /// missing, with [`LOCK_MARK`] in it, and on Unix removed when the lock is released (before
+    /// it is, so that no other run locks the file once it has gone); a lock file found there
+    /// that holds that mark was left by a run that ended without removing it, and goes too, and
+    /// any other is used and left as it was. Where no lock can be had (a folder that cannot be
+    /// written, a file system without locks) the run goes on unlocked: a finished checkpoint can
+    /// still answer, and a save that cannot be written says so itself.
     ///
     /// # Errors
-    /// [`CheckpointError::Busy`] when another process holds the lock.
+    /// [`CheckpointError::Busy`] when another process holds the lock; [`CheckpointError::Io`]
+    /// when `path` is not a regular file (a device such as `/dev/null`, a pipe), which no lock
+    /// file is made beside.
     pub fn lock(path: &Path) -> Result<CheckpointLock, CheckpointError> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(beside(path, ".lock"));
-        let file = match file {
-            Ok(file) => file,
-            Err(_) => return Ok(CheckpointLock { _file: None }),
-        };
-        match file.try_lock() {
-            Err(std::fs::TryLockError::WouldBlock) => Err(CheckpointError::Busy {
-                path: path.to_path_buf(),
-            }),
-            Ok(()) => Ok(CheckpointLock { _file: Some(file) }),
-            Err(std::fs::TryLockError::Error(_)) => Ok(CheckpointLock { _file: None }),
+        let unlocked = CheckpointLock { _held: None };
+        refuse_non_regular(path).map_err(|source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let lock_path = beside(path, ".lock");
+        for _ in 0..LOCK_TRIES {
+            let Ok((mut file, made)) = open_lock_file(&lock_path) else {
+                return Ok(unlocked);
+            };
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(CheckpointError::Busy {
+                        path: path.to_path_buf(),
+                    })
+                }
+                Err(fs::TryLockError::Error(_)) => {
+                    if made {
+                        let _ = fs::remove_file(&lock_path);
+                    }
+                    return Ok(unlocked);
+                }
+            }
+            // A run that held the file before removed it while it held it: locked after that,
+            // it is not the lock any more, and the file now at the name is.
+            if !is_file_at(&file, &lock_path) {
+                continue;
+            }
+            // Elsewhere than on Unix, a file in use can be removed, and the run that next locks
+            // it cannot tell that it is no longer the lock: the file is left there.
+            let is_own = cfg!(unix) && (made || is_marked(&mut file));
+            if is_own {
+                files::own(&lock_path);
+            }
+            return Ok(CheckpointLock {
+                _held: Some(HeldLock {
+                    _file: file,
+                    path: lock_path,
+                    is_own,
+                }),
+            });
         }
+        Err(CheckpointError::Busy {
+            path: path.to_path_buf(),
+        })
     }
 
     /// Opens `path` and reads its checkpoint, up to the table words; `Ok(None)` if there is no
@@ -164,7 +222,7 @@ impl Checkpoint {
             path: path.to_path_buf(),
             source,
         };
-        let file = match std::fs::File::open(path) {
+        let file = match open_regular(path) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(failed(source)),
@@ -242,49 +300,28 @@ impl Checkpoint {
         (lower <= upper).then_some((checkpoint, words))
     }
 
-    /// The temporary file that a save to `path` writes before renaming it over `path`.
-    pub fn temporary(path: &Path) -> PathBuf {
-        beside(path, ".tmp")
-    }
-
     /// Writes the checkpoint and the table words that `words` yields, in strictly rising order of
-    /// their index (as a table yields them), to `path`, through a temporary file beside it
-    /// ([`temporary`](Self::temporary)) renamed over it, and returns how many words it wrote.
+    /// their index (as a table yields them), to `path`, through a new file beside it renamed over
+    /// it, and returns how many words it wrote.
     ///
     /// # Errors
-    /// The file cannot be written, or the words are not in strictly rising order of index below
-    /// `u64::MAX` (the file before is then left as it was).
+    /// The file cannot be written, `path` is not a regular file ([`NewFile::beside`]), or the
+    /// words are not in strictly rising order of index below `u64::MAX` (the file before is then
+    /// left as it was, and the new one removed).
     pub fn write(
         &self,
         path: &Path,
         words: impl Iterator<Item = (u64, u64)>,
     ) -> Result<u64, CheckpointError> {
-        let temporary = Checkpoint::temporary(path);
-        let failed = |at: &Path| {
-            let at = at.to_path_buf();
-            move |source| CheckpointError::Io { path: at, source }
+        let failed = |source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
         };
-        let file = std::fs::File::create(&temporary).map_err(failed(&temporary))?;
-        let mut out = io::BufWriter::with_capacity(1 << 20, file);
-        let written = self.write_to(&mut out, words).and_then(|count| {
-            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            Ok(count)
-        });
-        let count = match written {
-            Ok(count) => count,
-            Err(source) => {
-                // What was written is of no use; the checkpoint before it is still whole.
-                let _ = std::fs::remove_file(&temporary);
-                return Err(failed(&temporary)(source));
-            }
-        };
-        std::fs::rename(&temporary, path).map_err(failed(path))?;
-        // The rename lasts through a crash of the system only once the folder is written too;
-        // a system that cannot open or sync a folder still has the file whole.
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Ok(folder) = std::fs::File::open(folder.unwrap_or(Path::new("."))) {
-            let _ = folder.sync_all();
-        }
+        let mut new = NewFile::beside(path).map_err(failed)?;
+        let mut out = io::BufWriter::with_capacity(1 << 20, new.file());
+        let count = self.write_to(&mut out, words).map_err(failed)?;
+        out.into_inner().map_err(|e| failed(e.into_error()))?;
+        new.replace(path).map_err(failed)?;
         Ok(count)
     }
 
@@ -412,6 +449,73 @@ impl<R: Read> Iterator for SavedWords<R> {
         }
         pair
     }
+}
+
+impl Drop for HeldLock {
+    fn drop(&mut self) {
+        if self.is_own {
+            // Before the lock is released, when the file closes.
+            let _ = files::disown(&self.path, || fs::remove_file(&self.path));
+        }
+    }
+}
+
+/// The lock file at `path`, opened (not through a symbolic link, on Unix), and whether this
+/// run made it, with [`LOCK_MARK`] in it.
+fn open_lock_file(path: &Path) -> io::Result<(File, bool)> {
+    let new = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(path);
+    match new {
+        Ok(mut file) => {
+            // Unmarked, it is still this run's to remove.
+            let _ = file.write_all(LOCK_MARK);
+            Ok((file, true))
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            Ok((open_existing_lock_file(path)?, false))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(unix)]
+fn open_existing_lock_file(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_existing_lock_file(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// Whether `file` is the file at `path` (not a symbolic link to it).
+#[cfg(unix)]
+fn is_file_at(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::symlink_metadata(path)) {
+        (Ok(open), Ok(named)) => (open.dev(), open.ino()) == (named.dev(), named.ino()),
+        _ => false,
+    }
+}
+
+/// Whether `file` is the file at `path`: only Unix says, and elsewhere lock files are left.
+#[cfg(not(unix))]
+fn is_file_at(_file: &File, _path: &Path) -> bool {
+    true
+}
+
+/// Whether `file` holds [`LOCK_MARK`] and nothing else.
+fn is_marked(file: &mut File) -> bool {
+    let mut text = Vec::new();
+    let read = file.take(LOCK_MARK.len() as u64 + 1).read_to_end(&mut text);
+    read.is_ok() && text == LOCK_MARK
 }
 
 /// Version 2's words break off, or hold what no writer writes.
@@ -715,7 +819,12 @@ mod tests {
         assert_eq!(sample().write(&path, WORDS.into_iter()).unwrap(), 2);
         let read = Checkpoint::read_whole(&path).unwrap();
         assert_eq!(read, Some((sample(), WORDS.to_vec())));
-        assert!(!dir.join("run.ckpt.tmp").exists());
+        // Nothing else is left beside it.
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["run.ckpt"]);
         std::fs::write(&path, b"junk").unwrap();
         assert!(matches!(
             Checkpoint::open(&path),
@@ -741,10 +850,80 @@ mod tests {
                 path.display()
             )
         );
+        // Released, the lock file goes with it.
         drop(held);
+        assert!(!dir.join("run.ckpt.lock").exists());
         assert!(Checkpoint::lock(&path).is_ok());
         // Where no lock file can be made, the run goes on unlocked.
         assert!(Checkpoint::lock(&dir.join("no such folder").join("run.ckpt")).is_ok());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_lock_file_goes_only_if_it_is_c4s() {
+        let dir = std::env::temp_dir().join(format!("c4-checkpoint-own-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        let lock = dir.join("run.ckpt.lock");
+        // Someone else's file, or an earlier version's empty one, is locked and left as it was.
+        for theirs in [&b"notes"[..], b""] {
+            fs::write(&lock, theirs).unwrap();
+            let held = Checkpoint::lock(&path).unwrap();
+            assert!(held._held.is_some());
+            drop(held);
+            assert_eq!(fs::read(&lock).unwrap(), theirs);
+        }
+        // One left by a run that could not remove it goes.
+        fs::write(&lock, LOCK_MARK).unwrap();
+        drop(Checkpoint::lock(&path).unwrap());
+        assert!(!lock.exists());
+        // A symbolic link there is not followed: no lock, and the file it names is left alone.
+        let victim = dir.join("victim");
+        fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, &lock).unwrap();
+        let held = Checkpoint::lock(&path).unwrap();
+        assert!(held._held.is_none());
+        drop(held);
+        assert!(fs::symlink_metadata(&lock)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_checkpoint_that_is_not_a_regular_file_is_refused_before_its_lock() {
+        let dir = std::env::temp_dir().join(format!("c4-checkpoint-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let pipe = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+        assert!(made.unwrap().success());
+        let dev_null_lock = Path::new("/dev/null.lock").exists();
+        for path in [pipe.as_path(), Path::new("/dev/null")] {
+            let refused = Checkpoint::lock(path).unwrap_err();
+            assert_eq!(
+                refused.to_string(),
+                format!(
+                    "{}: it is not a regular file (a pipe, a device or a socket)",
+                    path.display()
+                )
+            );
+            // A plain open of the pipe would wait for a writer for good.
+            assert!(Checkpoint::open(path).is_err());
+        }
+        // (Not tried on /dev/null: a failure would replace it.)
+        assert!(sample().write(&pipe, std::iter::empty()).is_err());
+        assert_eq!(Path::new("/dev/null.lock").exists(), dev_null_lock);
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["pipe"]);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

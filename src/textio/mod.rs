@@ -1,10 +1,12 @@
 //! Text in and out of streams and files, shared by the front ends (the protocol, `c4 play`,
 //! `c4 solve`, `c4 bench` and `c4 book`): bounded line reading, saved games, book files,
-//! checkpoints of long searches, and I/O errors in words. Below it, the rules, notation, solver
+//! checkpoints of long searches, the one way to open a file a user names and to write a file
+//! whole ([`files`]), and I/O errors in words. Below it, the rules, notation, solver
 //! and engine do no I/O at all.
 
 pub mod book;
 pub mod checkpoint;
+pub mod files;
 mod lines;
 pub mod savefile;
 

@@ -3,18 +3,19 @@
 //! drawn only on a full board; the FEN gives the size) adds one line after the FEN that states
 //! them (`#c4 players 3 connect 4 tokens xoa early-draw off`), so that a file says its game's
 //! rules either way: a file without that line is a standard game. Saving never destroys an
-//! existing file: it writes a temporary file beside the target, reads it back, and only then
-//! renames it over the target. A symbolic link is followed to the file it names, the file keeps
-//! its permissions, and anything but a regular file (a device, a pipe) is refused, since the
-//! rename would replace it.
+//! existing file: it writes a new file beside the target ([`NewFile`]), reads it back, and only
+//! then renames it over the target. A symbolic link is followed to the file it names, the file
+//! keeps its permissions, and anything but a regular file (a device, a pipe) is refused, since
+//! the rename would replace it. Loading reads regular files only ([`open_regular`]).
 
-use std::fs;
-use std::io::{self, Read, Write};
+use std::fs::{self, File};
+use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
 use super::describe;
+use super::files::{open_regular, NewFile};
 use crate::notation::{
     fen_of, Fen, FenError, FenPositionError, SettingError, Settings, SettingsVariantError,
 };
@@ -181,25 +182,21 @@ pub fn format(names: &[String], game: &Game) -> String {
 
 /// Writes `names` and `game` to `path` without ever leaving a half-written file there.
 pub fn save(path: &Path, names: &[String], game: &Game) -> Result<(), SaveError> {
-    save_with(path, &format(names, game), |from, to| fs::rename(from, to))
+    save_with(path, &format(names, game), NewFile::replace)
 }
 
-/// [`save`] with the last step, moving the checked temporary file over the target, handed in:
+/// [`save`] with the last step, renaming the checked new file over the target, handed in:
 /// tests make it fail to show that the old file survives.
 fn save_with(
     path: &Path,
     text: &str,
-    replace: impl FnOnce(&Path, &Path) -> io::Result<()>,
+    replace: impl FnOnce(NewFile, &Path) -> io::Result<File>,
 ) -> Result<(), SaveError> {
     let (target, permissions) = save_target(path)?;
-    let temporary = temporary_path(&target);
-    let result = write_checked(&temporary, text, path, permissions)
-        .and_then(|()| replace(&temporary, &target).map_err(io_error("save", path)));
-    if result.is_err() {
-        // The temporary file may not exist; either way the target is untouched.
-        let _ = fs::remove_file(&temporary);
-    }
-    result
+    let mut new = NewFile::beside(&target).map_err(io_error("save", path))?;
+    write_checked(new.file(), text, path, permissions)?;
+    replace(new, &target).map_err(io_error("save", path))?;
+    Ok(())
 }
 
 /// The file a save to `path` replaces (through symbolic links) and its permissions, if it
@@ -241,34 +238,28 @@ fn dangling_target(path: &Path) -> PathBuf {
     target
 }
 
-/// The temporary file beside `path`: same folder, so the rename cannot cross file systems.
-fn temporary_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.c4-{}.tmp", std::process::id()))
-}
-
-/// Writes `text` to `temporary`, flushes it to disk, reads it back to compare, and gives it
-/// `permissions` (the replaced file's).
+/// Writes `text` to the new `file`, flushes it to disk, reads it back to compare, and gives it
+/// `permissions` (the replaced file's); errors name `target`.
 fn write_checked(
-    temporary: &Path,
+    file: &mut File,
     text: &str,
     target: &Path,
     permissions: Option<fs::Permissions>,
 ) -> Result<(), SaveError> {
-    let mut file = fs::File::create(temporary).map_err(io_error("save", target))?;
     file.write_all(text.as_bytes())
         .map_err(io_error("save", target))?;
     file.sync_all().map_err(io_error("save", target))?;
-    let back = fs::read(temporary).map_err(io_error("save", target))?;
+    let mut back = Vec::new();
+    file.rewind()
+        .and_then(|()| file.read_to_end(&mut back))
+        .map_err(io_error("save", target))?;
     if back != text.as_bytes() {
         return Err(SaveError::ReadBack(target.display().to_string()));
     }
     // Only now: a file its owner cannot read (mode 0200, say) keeps that mode too.
     if let Some(permissions) = permissions {
-        fs::set_permissions(temporary, permissions).map_err(io_error("save", target))?;
+        file.set_permissions(permissions)
+            .map_err(io_error("save", target))?;
     }
     Ok(())
 }
@@ -277,7 +268,7 @@ fn write_checked(
 /// board size.
 pub fn load(path: &Path) -> Result<(Vec<String>, Game), SaveError> {
     let shown = path.display().to_string();
-    let file = fs::File::open(path).map_err(io_error("load", path))?;
+    let file = open_regular(path).map_err(io_error("load", path))?;
     let mut bytes = Vec::new();
     file.take(MAX_SAVE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -457,7 +448,8 @@ mod tests {
         let folder = scratch("rename");
         let target = folder.join("game.txt");
         fs::write(&target, "old\n").unwrap();
-        let result = save_with(&target, "new\n", |_, _| {
+        let result = save_with(&target, "new\n", |new, _| {
+            drop(new);
             Err(io::Error::other("simulated power cut"))
         });
         assert_eq!(
@@ -550,6 +542,20 @@ mod tests {
         // Blank lines after the FEN are ignored.
         fs::write(&target, "Ann\nBen\n2x1oo1/2x4/7/7/7/7 x\n\n  \r\n").unwrap();
         assert_eq!(load(&target).unwrap().0, names);
+        // A file too large for a saved game, or empty.
+        fs::write(&target, vec![b'x'; MAX_SAVE_BYTES as usize + 1]).unwrap();
+        assert_eq!(
+            load(&target).unwrap_err().to_string(),
+            format!(
+                "cannot load {}: the file has more than 16384 bytes, too many for a saved game",
+                target.display()
+            )
+        );
+        fs::write(&target, "").unwrap();
+        assert!(load(&target)
+            .unwrap_err()
+            .to_string()
+            .ends_with("(two names, then a FEN); the file has 0"));
         fs::remove_dir_all(&folder).unwrap();
     }
 
