@@ -13,11 +13,11 @@ use thiserror::Error;
 
 use super::command::{GoRequest, StreamRequest};
 use super::reply::{ColumnView, HintReason, Info, Response};
-use crate::engine::lookahead::{column_values_counted, Evaluation};
+use crate::engine::lookahead::{deepening, Evaluation};
 use crate::engine::perfect::{
     best_column, best_columns, column_scores, solver_position, Meaning, PerfectError,
 };
-use crate::engine::{best_of, choose, Choice, Level, Rng, HEURISTIC_PLIES};
+use crate::engine::{best_of, choose, Choice, Cutoff, Level, Rng, HEURISTIC_PLIES};
 use crate::rules::{Column, Game};
 use crate::solver::{with_position, Bitboard, Limits, Position, Score, Solver, SolverError};
 
@@ -211,8 +211,10 @@ impl Search {
                         plies: HEURISTIC_PLIES,
                         players: game.variant().players(),
                     },
-                    (None, None) if choice.stopped => HintReason::Stopped,
-                    (None, None) => HintReason::NoForcedResult(HEURISTIC_PLIES),
+                    (None, None) => match choice.cut_short {
+                        Some(plies) => HintReason::Stopped(plies),
+                        None => HintReason::NoForcedResult(HEURISTIC_PLIES),
+                    },
                 };
                 let response = Response::Hint {
                     mover: game.variant().token(game.to_move()),
@@ -423,12 +425,14 @@ impl Search {
     ) -> io::Result<()> {
         let mut nodes = 0;
         let mut last: Option<Info> = None;
-        for plies in 1..=HEURISTIC_PLIES {
-            let stop = (plies > 1).then_some(&*self.stop);
-            let (values, searched) =
-                column_values_counted(&self.game, plies, Evaluation::Windows, stop);
+        let cutoff = Cutoff {
+            stop: Some(&self.stop),
+            deadline: None,
+        };
+        for (plies, values, searched) in
+            deepening(&self.game, HEURISTIC_PLIES, Evaluation::Windows, cutoff)
+        {
             nodes += searched;
-            let Some(values) = values else { break };
             let pv = best_of(&values).into_iter().take(1).collect();
             let columns = values
                 .iter()
