@@ -4,8 +4,6 @@
 //! change the game by one set of rules; this module only translates, answers `query`, and
 //! turns a finished search into `info` and `bestmove`.
 
-use std::time::Duration;
-
 use super::budget::budget;
 use super::command::{EngineOption, GoLimits, Query, UgiCommand};
 use super::reply::{Answer, GameResult, SearchInfo, UgiReply, UgiScore};
@@ -54,8 +52,6 @@ pub enum UgiStep {
 pub struct GoPlan {
     /// The position searched, to put the score in UGI's words.
     game: Game,
-    /// When the search is stopped, if the clocks or `movetime` say.
-    pub hard: Option<Duration>,
     /// Whether `bestmove` waits for `stop` (`go infinite`).
     pub infinite: bool,
     /// The solver's node count before the search.
@@ -125,9 +121,9 @@ impl UgiSession {
         })
     }
 
-    /// `go`: the level's request, bounded by `depth`, `nodes` and the time budget; or, for a
-    /// `go infinite` at level `perfect` with no time and no depth, the streaming analysis,
-    /// whose `info` lines come as it goes.
+    /// `go`: the level's request, bounded by `depth`, `nodes` and the time budget as its
+    /// `movetime`; or, for a `go infinite` at level `perfect` with no time and no depth, the
+    /// streaming analysis, whose `info` lines come as it goes.
     fn go(&mut self, limits: &GoLimits) -> UgiStep {
         let budget = budget(limits, self.game());
         // A finished game goes to `go`, which says there is no move as every `go` does.
@@ -136,14 +132,13 @@ impl UgiSession {
             && budget.is_none()
             && limits.bounds.depth.is_none()
             && !self.game().outcome().is_over();
-        let request = match self.level {
-            Level::Perfect | Level::Heuristic { .. } => GoRequest::Perfect(Bounds {
-                movetime: budget.map(|b| b.soft_ms),
+        let request = GoRequest::at(
+            self.level,
+            Bounds {
+                movetime: budget,
                 ..limits.bounds
-            }),
-            Level::Random => GoRequest::Random,
-            Level::Lookahead { plies, tie_break } => GoRequest::Lookahead { plies, tie_break },
-        };
+            },
+        );
         let command = if analyzes {
             Command::AnalyzeStream(StreamRequest {
                 interval: INFINITE_INTERVAL_MS,
@@ -157,7 +152,6 @@ impl UgiSession {
             Step::Search(search) => {
                 let plan = GoPlan {
                     game,
-                    hard: budget.map(|b| b.hard),
                     infinite: limits.infinite,
                     nodes_before: search.nodes(),
                 };
