@@ -1,5 +1,5 @@
 //! Searches that run beside the reading of input (`solve`, `analyze`, `go`, `genmove`, `hint`,
-//! `analyze stream`): each takes a copy of the game and the session's solver and hands them back
+//! `perft`, `analyze stream`): each takes a copy of the game and the session's solver and hands them back
 //! with its answer, a typed [`Response`], and stops when its flag is set, so that a `stop` read
 //! while it thinks is honoured. `analyze stream` hands its typed `info` lines to the interpreter
 //! as they come. Playing `genmove`'s move is the session's business.
@@ -41,6 +41,9 @@ pub enum SearchError {
     /// `go`, `genmove` or `hint` on a finished game.
     #[error("the game is over ({0}); there is no move to choose")]
     NoMove(String),
+    /// `perft` was stopped before it had counted every sequence.
+    #[error("perft stopped before it finished depth {0}")]
+    PerftStopped(u32),
 }
 
 /// Which search, with its arguments.
@@ -56,6 +59,8 @@ pub enum SearchKind {
     Genmove(GoRequest),
     /// `hint`
     Hint,
+    /// `perft <depth>`
+    Perft(u32),
     /// `analyze stream ...`
     Stream(StreamRequest),
 }
@@ -200,6 +205,18 @@ impl Search {
             }
             // A streaming analysis answers through `run_stream`; run whole, it says nothing more.
             SearchKind::Stream(_) => Ok((Response::Done, None)),
+            SearchKind::Perft(depth) => {
+                let mut watch = Cutoff {
+                    stop: Some(&self.stop),
+                    deadline: None,
+                }
+                .watch();
+                let count = game
+                    .clone()
+                    .perft(depth as usize, &mut || !watch.spend(1))
+                    .ok_or(SearchError::PerftStopped(depth))?;
+                Ok((Response::Count(count), None))
+            }
             SearchKind::Hint => {
                 let request = GoRequest::default();
                 let limits = self.limits(Some(&request));

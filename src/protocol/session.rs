@@ -308,10 +308,7 @@ impl Session {
                 self.game = game;
                 Ok(Response::summary(&self.game))
             }
-            Command::Perft(depth) => {
-                let mut game = self.game.clone();
-                Ok(Response::Count(game.perft(depth as usize)))
-            }
+            Command::Perft(depth) => return Ok(Action::Search(SearchKind::Perft(depth))),
             Command::Help => Ok(Response::Help),
             Command::ListCommands => Ok(Response::CommandList),
             Command::KnownCommand(name) => Ok(Response::Known(is_known(&name))),
