@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::command::{is_known, BookRequest, Command, Start};
 use super::reply::{BookInUse, Ending, Response, Summary};
@@ -86,6 +87,8 @@ pub struct Session {
     /// The opening book the solver consults (`book`), and where it came from.
     book: Option<(Arc<Book>, String)>,
     rng: Rng,
+    /// The most time any search may take ([`Session::set_search_time_limit`]).
+    search_time_limit: Option<Duration>,
 }
 
 impl Default for Session {
@@ -129,7 +132,16 @@ impl Session {
             threads: 1,
             book: built_in(),
             rng: Rng::new(DEFAULT_SEED),
+            search_time_limit: None,
         }
+    }
+
+    /// Bounds the time of every search from now on (`solve`, `analyze`, `go`, `genmove`,
+    /// `hint`, `perft` and `analyze stream`), counted from its start: at the limit a search ends
+    /// as it does at a `stop`, and with a `movetime` the earlier of the two counts. `None`, as a
+    /// session starts, lifts the limit. For input that must not keep `c4` busy for long.
+    pub fn set_search_time_limit(&mut self, limit: Option<Duration>) {
+        self.search_time_limit = limit;
     }
 
     /// The game being played.
@@ -162,6 +174,7 @@ impl Session {
                     solver,
                     rng: self.rng.clone(),
                     stop: Arc::new(AtomicBool::new(false)),
+                    time_limit: self.search_time_limit,
                 }))
             }
             Err(e) => Step::Reply(Err(e), flow),

@@ -4,6 +4,8 @@
 //! change the game by one set of rules; this module only translates, answers `query`, and
 //! turns a finished search into `info` and `bestmove`.
 
+use std::time::Duration;
+
 use super::budget::budget;
 use super::command::{EngineOption, GoLimits, Query, UgiCommand};
 use super::reply::{Answer, GameResult, SearchInfo, UgiReply, UgiScore};
@@ -62,6 +64,12 @@ impl UgiSession {
     /// The game being played.
     pub fn game(&self) -> &Game {
         self.session.game()
+    }
+
+    /// Bounds the time of every `go` from now on, whatever its clocks say: at the limit the
+    /// search ends as at a `stop` (see [`Session::set_search_time_limit`]). `None` lifts it.
+    pub fn set_search_time_limit(&mut self, limit: Option<Duration>) {
+        self.session.set_search_time_limit(limit);
     }
 
     /// Carries out `command`, or prepares its search. A command that fails changes nothing
@@ -282,6 +290,29 @@ mod tests {
             answer(Query::Result, &going),
             Answer::Result(GameResult::None)
         );
+    }
+
+    #[test]
+    fn a_time_limit_ends_a_go_with_the_move_found_so_far() {
+        // The empty 16x16 board: the heuristic search's five moves take seconds.
+        let mut session = UgiSession::default();
+        session.set_search_time_limit(Some(std::time::Duration::from_millis(20)));
+        let fen = ["16"; 16].join("/") + " x";
+        let line = |text: &str| super::super::command::parse_ugi(text).unwrap();
+        assert!(matches!(
+            session.execute(line(&format!("position fen {fen}"))),
+            UgiStep::Reply(_)
+        ));
+        let UgiStep::Search(search, plan) = session.execute(line("go")) else {
+            panic!("go did not search");
+        };
+        let finished = search.run();
+        let replies = plan.replies(&finished, None);
+        assert!(
+            matches!(replies.last(), Some(UgiReply::BestMove(Some(_)))),
+            "{replies:?}"
+        );
+        session.finish(finished);
     }
 
     #[test]
