@@ -2,24 +2,31 @@
 //! and perfect play on the exact solver, with a heuristic search where the solver cannot go.
 //! No I/O; randomness comes from a seeded [`Rng`] so that games replay exactly.
 
+mod cutoff;
 mod level_text;
 pub mod lookahead;
 pub mod perfect;
 mod rng;
 
+pub use cutoff::{Cutoff, Watch};
 pub use level_text::{level, level_words, LevelError, Separator};
 pub use rng::Rng;
 
+use std::time::Instant;
+
 use crate::rules::{Column, Game};
 use crate::solver::{Limits, Score, Solver};
-use std::sync::atomic::AtomicBool;
 
-use lookahead::{column_values, Evaluation, WIN};
+use lookahead::{column_values, deepening, Evaluation, WIN};
 use perfect::{best_column, PerfectError};
 
 /// How deep the heuristic search looks (in moves of all players) where the solver cannot play:
 /// games of more than two players, other connect lengths, larger boards, or an interrupted solve.
 pub const HEURISTIC_PLIES: u32 = 5;
+
+/// The share of the time to a deadline that perfect play's exact search may take, in quarters:
+/// should it not finish, the heuristic search chooses in the rest.
+const EXACT_QUARTERS: u32 = 3;
 
 /// How the computer chooses a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +62,9 @@ pub struct Choice {
     pub score: Option<Score>,
     /// The result a look-ahead saw forced, when it chose.
     pub forced: Option<Forced>,
-    /// Whether a `stop` cut the look-ahead short, so that a one-move look chose.
-    pub stopped: bool,
+    /// When a `stop` or the deadline cut the look-ahead short: how many moves deep the look
+    /// that chose went (see [`Lookahead::cut_short`]).
+    pub cut_short: Option<u32>,
 }
 
 impl Choice {
@@ -68,8 +76,10 @@ impl Choice {
 }
 
 /// Chooses a move for the side to move at `level`; `None` when the game is over. `solver` is
-/// used by [`Level::Perfect`] on games it covers, within `limits`; without it, or when the
-/// limits cut the search short, the heuristic search decides and the choice is not proven.
+/// used by [`Level::Perfect`] on games it covers, within `limits` (and, with a deadline, within
+/// three quarters of the time to it); without it, or when the limits cut the search short, the
+/// heuristic search decides and the choice is not proven. The look-ahead levels and the
+/// heuristic search take the limits' stop flag and deadline, not its node count.
 pub fn choose(
     game: &Game,
     level: Level,
@@ -81,35 +91,56 @@ pub fn choose(
         column,
         score: None,
         forced: None,
-        stopped: false,
+        cut_short: None,
     };
-    // Look-ahead levels take no bounds, but a `stop` ends them too.
-    let stop = limits.stop.as_deref();
+    let cutoff = Cutoff {
+        stop: limits.stop.as_deref(),
+        deadline: limits.deadline,
+    };
     let heuristic = |plies: u32, rng: &mut Rng| {
-        lookahead_move(game, plies, Evaluation::Windows, TieBreak::Left, rng, stop)
-            .map(Choice::from)
+        lookahead_move(
+            game,
+            plies,
+            Evaluation::Windows,
+            TieBreak::Left,
+            rng,
+            cutoff,
+        )
+        .map(Choice::from)
     };
     match level {
         Level::Random => random_move(game, rng).map(unproven),
         Level::Lookahead { plies, tie_break } => {
-            lookahead_move(game, plies, Evaluation::Plain, tie_break, rng, stop).map(Choice::from)
+            lookahead_move(game, plies, Evaluation::Plain, tie_break, rng, cutoff).map(Choice::from)
         }
         Level::Heuristic { plies } => heuristic(plies, rng),
         Level::Perfect => {
             let Some(solver) = solver else {
                 return heuristic(HEURISTIC_PLIES, rng);
             };
-            match best_column(game, solver, limits) {
+            match best_column(game, solver, &exact_share(limits)) {
                 Ok((column, score)) => Some(Choice {
                     column,
                     score: Some(score),
                     forced: None,
-                    stopped: false,
+                    cut_short: None,
                 }),
                 Err(PerfectError::GameOver(_)) => None,
                 Err(_) => heuristic(HEURISTIC_PLIES, rng),
             }
         }
+    }
+}
+
+/// `limits` for perfect play's exact search: with a deadline, [`EXACT_QUARTERS`] of the time to
+/// it, so that the heuristic search has the rest should the exact one not finish.
+fn exact_share(limits: &Limits) -> Limits {
+    let now = Instant::now();
+    Limits {
+        deadline: limits
+            .deadline
+            .map(|deadline| now + deadline.saturating_duration_since(now) * EXACT_QUARTERS / 4),
+        ..limits.clone()
     }
 }
 
@@ -181,8 +212,9 @@ pub struct Lookahead {
     /// What the search proved, when it saw the end of the game on every line it needed: a
     /// forced win, or every column losing.
     pub forced: Option<Forced>,
-    /// Whether a `stop` cut the search short, so that a one-move look chose.
-    pub stopped: bool,
+    /// When a `stop` or the deadline cut the search short: how many moves deep the look that
+    /// chose went (1, unless a deadline let the search deepen one move at a time).
+    pub cut_short: Option<u32>,
 }
 
 impl From<Lookahead> for Choice {
@@ -191,32 +223,40 @@ impl From<Lookahead> for Choice {
             column: choice.column,
             score: None,
             forced: choice.forced,
-            stopped: choice.stopped,
+            cut_short: choice.cut_short,
         }
     }
 }
 
 /// S4's look-ahead player: values each column `plies` moves deep and takes the best, breaking
 /// ties by `tie_break`. With `Evaluation::Windows`, positions at the depth limit are judged by
-/// their open lines (the heuristic for boards and player counts the solver does not cover). When
-/// `stop` is set before the search finishes, a one-move look (which always finishes) chooses,
-/// and the choice is not proven.
+/// their open lines (the heuristic for boards and player counts the solver does not cover).
+/// With a deadline, the search deepens one move at a time and the deepest look that finished
+/// chooses; without one it looks `plies` deep at once, and when `stop` is set before it
+/// finishes, a one-move look (which always finishes) chooses. A choice cut short is not proven.
 pub fn lookahead_move(
     game: &Game,
     plies: u32,
     evaluation: Evaluation,
     tie_break: TieBreak,
     rng: &mut Rng,
-    stop: Option<&AtomicBool>,
+    cutoff: Cutoff<'_>,
 ) -> Option<Lookahead> {
-    let (values, finished) = match column_values(game, plies.max(1), evaluation, stop) {
-        Some(values) => (values, true),
-        None => (column_values(game, 1, evaluation, None)?, false),
+    let plies = plies.max(1);
+    let (depth, values) = if cutoff.deadline.is_some() {
+        let (depth, values, _) = deepening(game, plies, evaluation, cutoff).last()?;
+        (depth, values)
+    } else {
+        match column_values(game, plies, evaluation, cutoff) {
+            Some(values) => (plies, values),
+            None => (1, column_values(game, 1, evaluation, Cutoff::default())?),
+        }
     };
     let best = best_of(&values);
     if best.is_empty() {
         return None;
     }
+    let finished = depth == plies;
     let top = values[best[0].index()];
     let forced = if !finished {
         None
@@ -230,7 +270,7 @@ pub fn lookahead_move(
     Some(Lookahead {
         column: tie_break.pick(&best, rng),
         forced,
-        stopped: !finished,
+        cut_short: (!finished).then_some(depth),
     })
 }
 
@@ -238,15 +278,30 @@ pub fn lookahead_move(
 mod tests {
     use super::*;
     use crate::rules::Variant;
+    use std::time::Duration;
 
     #[test]
     fn tie_breaks() {
         let g = Game::standard_after(&[]);
         let mut rng = Rng::new(1);
-        let left =
-            lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Left, &mut rng, None).unwrap();
-        let right =
-            lookahead_move(&g, 2, Evaluation::Plain, TieBreak::Right, &mut rng, None).unwrap();
+        let left = lookahead_move(
+            &g,
+            2,
+            Evaluation::Plain,
+            TieBreak::Left,
+            &mut rng,
+            Cutoff::default(),
+        )
+        .unwrap();
+        let right = lookahead_move(
+            &g,
+            2,
+            Evaluation::Plain,
+            TieBreak::Right,
+            &mut rng,
+            Cutoff::default(),
+        )
+        .unwrap();
         assert_eq!((left.column.number(), right.column.number()), (1, 7));
         assert_eq!(left.forced, None);
     }
@@ -260,7 +315,7 @@ mod tests {
             Evaluation::Plain,
             TieBreak::Right,
             &mut Rng::new(0),
-            None,
+            Cutoff::default(),
         )
         .unwrap();
         assert_eq!(m.column.number(), 1);
@@ -277,7 +332,7 @@ mod tests {
             Evaluation::Windows,
             TieBreak::Left,
             &mut Rng::new(0),
-            None,
+            Cutoff::default(),
         )
         .unwrap();
         assert_eq!(m.forced, Some(Forced::Loss));
@@ -288,7 +343,7 @@ mod tests {
             Evaluation::Windows,
             TieBreak::Left,
             &mut Rng::new(0),
-            None,
+            Cutoff::default(),
         );
         assert_eq!(shallow.unwrap().forced, None);
     }
@@ -333,6 +388,80 @@ mod tests {
         )
         .unwrap();
         assert!(!c.proven());
+    }
+
+    #[test]
+    fn with_a_deadline_the_deepest_look_that_finished_chooses() {
+        // As in `sees_a_loss_it_cannot_stop`: with time enough, deepening answers as the
+        // search of the whole depth does.
+        let g = Game::standard_after(&[7, 2, 7, 3, 6, 4]);
+        let cutoff = |deadline| Cutoff {
+            stop: None,
+            deadline: Some(deadline),
+        };
+        let whole = |cutoff| {
+            lookahead_move(
+                &g,
+                3,
+                Evaluation::Windows,
+                TieBreak::Left,
+                &mut Rng::new(0),
+                cutoff,
+            )
+            .unwrap()
+        };
+        let later = cutoff(Instant::now() + Duration::from_secs(3600));
+        assert_eq!(whole(later), whole(Cutoff::default()));
+        assert_eq!(whole(later).cut_short, None);
+        // Eight players on 16x16 and a deadline already passed: the one-move look chooses.
+        let v = Variant::new(16, 16, 4, Variant::default_tokens(8).unwrap(), false).unwrap();
+        let big = Game::new(v);
+        let passed = cutoff(Instant::now());
+        let m = lookahead_move(
+            &big,
+            12,
+            Evaluation::Windows,
+            TieBreak::Left,
+            &mut Rng::new(0),
+            passed,
+        )
+        .unwrap();
+        let one = lookahead_move(
+            &big,
+            1,
+            Evaluation::Windows,
+            TieBreak::Left,
+            &mut Rng::new(0),
+            Cutoff::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            (m.column, m.forced, m.cut_short),
+            (one.column, None, Some(1))
+        );
+    }
+
+    #[test]
+    fn perfect_play_past_its_deadline_falls_back_to_a_shallow_look() {
+        // The empty board takes the solver seconds without a book; the deadline has passed.
+        let limits = Limits {
+            deadline: Some(Instant::now()),
+            ..Limits::default()
+        };
+        let c = choose(
+            &Game::standard_after(&[]),
+            Level::Perfect,
+            Some(&mut Solver::with_table_bits(16)),
+            &mut Rng::new(0),
+            &limits,
+        )
+        .unwrap();
+        // The looks that take less work than one look at the clock finish.
+        assert!(!c.proven());
+        assert!(
+            matches!(c.cut_short, Some(d) if d < HEURISTIC_PLIES),
+            "{c:?}"
+        );
     }
 
     #[test]

@@ -102,8 +102,8 @@ pub enum HintReason {
     },
     /// The heuristic search saw no forced result within this many moves.
     NoForcedResult(u32),
-    /// A `stop` cut the search short and a one-move look chose.
-    Stopped,
+    /// A `stop` or the deadline cut the search short, and the look this many moves deep chose.
+    Stopped(u32),
 }
 
 /// The opening book in use, as `book` names it.
@@ -350,8 +350,11 @@ impl Response {
                     HintReason::NoForcedResult(plies) => {
                         format!("no forced result within {plies} moves")
                     }
-                    HintReason::Stopped => {
+                    HintReason::Stopped(1) => {
                         "stopped before it looked further than one move".to_string()
+                    }
+                    HintReason::Stopped(plies) => {
+                        format!("stopped before it looked further than {plies} moves")
                     }
                 };
                 one(format!("{mover} should play column {column}: {why}"))

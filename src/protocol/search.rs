@@ -1,11 +1,12 @@
 //! Searches that run beside the reading of input (`solve`, `analyze`, `go`, `genmove`, `hint`,
-//! `analyze stream`): each takes a copy of the game and the session's solver and hands them back
-//! with its answer, a typed [`Response`], and stops when its flag is set, so that a `stop` read
-//! while it thinks is honoured. `analyze stream` hands its typed `info` lines to the interpreter
+//! `perft`, `analyze stream`): each takes a copy of the game and the session's solver and hands
+//! them back with its answer, a typed [`Response`], and stops when its flag is set, so that a
+//! `stop` read while it thinks is honoured, or when the session's time limit is up, as if a
+//! `stop` had come then. `analyze stream` hands its typed `info` lines to the interpreter
 //! as they come. Playing `genmove`'s move is the session's business.
 
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -13,11 +14,11 @@ use thiserror::Error;
 
 use super::command::{GoRequest, StreamRequest};
 use super::reply::{ColumnView, HintReason, Info, Response};
-use crate::engine::lookahead::{column_values_counted, Evaluation};
+use crate::engine::lookahead::{deepening, Evaluation};
 use crate::engine::perfect::{
     best_column, best_columns, column_scores, solver_position, Meaning, PerfectError,
 };
-use crate::engine::{best_of, choose, Choice, Level, Rng, HEURISTIC_PLIES};
+use crate::engine::{best_of, choose, Choice, Cutoff, Level, Rng, HEURISTIC_PLIES};
 use crate::rules::{Column, Game};
 use crate::solver::{with_position, Bitboard, Limits, Position, Score, Solver, SolverError};
 
@@ -41,6 +42,9 @@ pub enum SearchError {
     /// `go`, `genmove` or `hint` on a finished game.
     #[error("the game is over ({0}); there is no move to choose")]
     NoMove(String),
+    /// `perft` was stopped before it had counted every sequence.
+    #[error("perft stopped before it finished depth {0}")]
+    PerftStopped(u32),
 }
 
 /// Which search, with its arguments.
@@ -56,6 +60,8 @@ pub enum SearchKind {
     Genmove(GoRequest),
     /// `hint`
     Hint,
+    /// `perft <depth>`
+    Perft(u32),
     /// `analyze stream ...`
     Stream(StreamRequest),
 }
@@ -67,6 +73,8 @@ pub struct Search {
     pub(super) solver: Solver,
     pub(super) rng: Rng,
     pub(super) stop: Arc<AtomicBool>,
+    /// The session's limit on every search's time, counted from when it starts.
+    pub(super) time_limit: Option<Duration>,
 }
 
 /// What a search hands back.
@@ -136,14 +144,24 @@ impl Search {
         }
     }
 
+    /// When a search starting now must answer: at the session's time limit or after `movetime`
+    /// milliseconds, whichever comes first; `None` when neither bounds it.
+    fn deadline(&self, movetime: Option<u64>) -> Option<Instant> {
+        let movetime = movetime.map(Duration::from_millis);
+        let time = match (self.time_limit, movetime) {
+            (Some(limit), Some(movetime)) => Some(limit.min(movetime)),
+            (limit, movetime) => limit.or(movetime),
+        };
+        // A time too long for the clock to count is no limit.
+        time.and_then(|time| Instant::now().checked_add(time))
+    }
+
     fn limits(&self, request: Option<&GoRequest>) -> Limits {
         let bounds = request.map(GoRequest::bounds).unwrap_or_default();
         Limits {
             max_nodes: bounds.nodes,
             stop: Some(Arc::clone(&self.stop)),
-            deadline: bounds
-                .movetime
-                .map(|ms| Instant::now() + Duration::from_millis(ms)),
+            deadline: self.deadline(bounds.movetime),
         }
     }
 
@@ -200,6 +218,18 @@ impl Search {
             }
             // A streaming analysis answers through `run_stream`; run whole, it says nothing more.
             SearchKind::Stream(_) => Ok((Response::Done, None)),
+            SearchKind::Perft(depth) => {
+                let mut watch = Cutoff {
+                    stop: Some(&self.stop),
+                    deadline: self.deadline(None),
+                }
+                .watch();
+                let count = game
+                    .clone()
+                    .perft(depth as usize, &mut || !watch.spend(1))
+                    .ok_or(SearchError::PerftStopped(depth))?;
+                Ok((Response::Count(count), None))
+            }
             SearchKind::Hint => {
                 let request = GoRequest::default();
                 let limits = self.limits(Some(&request));
@@ -211,8 +241,10 @@ impl Search {
                         plies: HEURISTIC_PLIES,
                         players: game.variant().players(),
                     },
-                    (None, None) if choice.stopped => HintReason::Stopped,
-                    (None, None) => HintReason::NoForcedResult(HEURISTIC_PLIES),
+                    (None, None) => match choice.cut_short {
+                        Some(plies) => HintReason::Stopped(plies),
+                        None => HintReason::NoForcedResult(HEURISTIC_PLIES),
+                    },
                 };
                 let response = Response::Hint {
                     mover: game.variant().token(game.to_move()),
@@ -226,31 +258,40 @@ impl Search {
 }
 
 impl Search {
-    fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The streaming analysis: exact where the solver plays, else the heuristic search.
+    /// The streaming analysis: exact where the solver plays, else the heuristic search; it
+    /// ends at the session's time limit as at a `stop`.
     fn stream(
         &mut self,
         request: StreamRequest,
         emit: &mut dyn FnMut(&Info) -> io::Result<()>,
     ) -> io::Result<()> {
+        let deadline = self.deadline(None);
         match solver_position(&self.game) {
             Ok(position) => with_position!(position, |position| self
-                .stream_exact(&position, request, emit)),
+                .stream_exact(&position, request, deadline, emit)),
             Err(PerfectError::GameOver(_)) => Ok(()),
-            Err(_) => self.stream_heuristic(emit),
+            Err(_) => self.stream_heuristic(deadline, emit),
         }
     }
 
+    /// Whether the analysis must end: stopped, or past `deadline`.
+    fn is_cut(&self, deadline: Option<Instant>) -> bool {
+        Cutoff {
+            stop: Some(&self.stop),
+            deadline,
+        }
+        .is_reached()
+    }
+
     /// Solves every column in rounds, centre first, each round with twice the node budget of
-    /// the last, so that all the columns' bounds narrow together. An `info` line is written when
-    /// a column's score is proven, when the interval has passed, and at the end.
+    /// the last, so that all the columns' bounds narrow together, until done, stopped or past
+    /// `deadline`. An `info` line is written when a column's score is proven, when the interval
+    /// has passed, and at the end.
     fn stream_exact<B: Bitboard>(
         &mut self,
         position: &Position<B>,
         request: StreamRequest,
+        deadline: Option<Instant>,
         emit: &mut dyn FnMut(&Info) -> io::Result<()>,
     ) -> io::Result<()> {
         let width = position.width();
@@ -272,6 +313,8 @@ impl Search {
             })
             .collect();
         let interval = Duration::from_millis(request.interval);
+        // Each search ends at the next line's time or at the deadline, whichever comes first.
+        let until = |line_due: Instant| Some(deadline.map_or(line_due, |d| d.min(line_due)));
         let start = self.solver.nodes();
         let mut next_info = Instant::now() + interval;
         let mut last: Option<Info> = None;
@@ -291,7 +334,7 @@ impl Search {
                 let used = self.solver.nodes() - start;
                 let left = request.nodes.map(|n| n.saturating_sub(used));
                 let share = left.map_or(budget, |left| budget.min(left / open.len() as u64));
-                if share == 0 || self.is_stopped() {
+                if share == 0 || self.is_cut(deadline) {
                     break;
                 }
                 let (columns, searches): (Vec<u32>, Vec<_>) = open
@@ -310,7 +353,7 @@ impl Search {
                 let limits = || Limits {
                     max_nodes: Some(share),
                     stop: Some(Arc::clone(&stop)),
-                    deadline: Some(*line_due.lock().unwrap_or_else(PoisonError::into_inner)),
+                    deadline: until(*line_due.lock().unwrap_or_else(PoisonError::into_inner)),
                 };
                 let (mut written, mut failed) = (Ok(()), false);
                 self.solver
@@ -327,7 +370,11 @@ impl Search {
                             written = emit_new(&mut last, info, emit);
                             *due = Instant::now() + interval;
                         }
-                        written.is_ok() && !stop.load(Ordering::Relaxed)
+                        let cutoff = Cutoff {
+                            stop: Some(&stop),
+                            deadline,
+                        };
+                        written.is_ok() && !cutoff.is_reached()
                     });
                 next_info = line_due
                     .into_inner()
@@ -340,13 +387,13 @@ impl Search {
                 for column in open {
                     let used = self.solver.nodes() - start;
                     let left = request.nodes.map(|n| n.saturating_sub(used));
-                    if left == Some(0) || self.is_stopped() {
+                    if left == Some(0) || self.is_cut(deadline) {
                         break 'rounds;
                     }
                     let limits = Limits {
                         max_nodes: Some(left.map_or(budget, |left| left.min(budget))),
                         stop: Some(Arc::clone(&self.stop)),
-                        deadline: Some(next_info),
+                        deadline: until(next_info),
                     };
                     let mut child = *position;
                     // A column still open is playable: the error cannot come.
@@ -377,13 +424,19 @@ impl Search {
         let pv_nodes = request
             .nodes
             .map_or(PV_NODES, |n| n.saturating_sub(used).min(PV_NODES));
-        let info = self.exact_info(&views, start, pv_nodes);
+        let info = self.exact_info(&views, start, pv_nodes, deadline);
         emit_new(&mut last, info, emit)
     }
 
     /// The exact search's final `info`: [`progress_info`], its best line followed past its first
-    /// move, when that is proven, within `pv_nodes` more positions.
-    fn exact_info(&mut self, views: &[ColumnView], start: u64, pv_nodes: u64) -> Info {
+    /// move, when that is proven, within `pv_nodes` more positions and by `deadline`.
+    fn exact_info(
+        &mut self,
+        views: &[ColumnView],
+        start: u64,
+        pv_nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Info {
         let mut info = progress_info(views, self.solver.nodes() - start);
         let Some(&first) = info.pv.first() else {
             return info;
@@ -397,7 +450,7 @@ impl Search {
                     let limits = Limits {
                         max_nodes: Some(pv_nodes.saturating_sub(used).max(1)),
                         stop: Some(Arc::clone(&self.stop)),
-                        deadline: None,
+                        deadline,
                     };
                     if used >= pv_nodes {
                         break;
@@ -416,19 +469,23 @@ impl Search {
     }
 
     /// Deepens the heuristic search one move at a time up to its usual depth, writing an `info`
-    /// line for each depth it completes; a `stop` before the first ends it with a one-move look.
+    /// line for each depth it completes, until stopped or past `deadline`; the one-move look
+    /// always finishes.
     fn stream_heuristic(
         &mut self,
+        deadline: Option<Instant>,
         emit: &mut dyn FnMut(&Info) -> io::Result<()>,
     ) -> io::Result<()> {
         let mut nodes = 0;
         let mut last: Option<Info> = None;
-        for plies in 1..=HEURISTIC_PLIES {
-            let stop = (plies > 1).then_some(&*self.stop);
-            let (values, searched) =
-                column_values_counted(&self.game, plies, Evaluation::Windows, stop);
+        let cutoff = Cutoff {
+            stop: Some(&self.stop),
+            deadline,
+        };
+        for (plies, values, searched) in
+            deepening(&self.game, HEURISTIC_PLIES, Evaluation::Windows, cutoff)
+        {
             nodes += searched;
-            let Some(values) = values else { break };
             let pv = best_of(&values).into_iter().take(1).collect();
             let columns = values
                 .iter()
@@ -528,4 +585,114 @@ fn choose_move(
     };
     choose(game, level, Some(solver), rng, limits)
         .ok_or_else(|| SearchError::NoMove(game.outcome_summary()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::command::{parse_request, Command};
+    use super::super::session::{Session, SessionError, Step};
+    use super::*;
+
+    /// Runs `line` in `session`: its reply, or its search's.
+    fn run(session: &mut Session, line: &str) -> Result<Response, SessionError> {
+        let command = parse_request(line).command.unwrap();
+        match session.execute(command) {
+            Step::Reply(result, _) => result,
+            Step::Search(search) => session.finish(search.run()),
+        }
+    }
+
+    /// A session whose searches may take 20 ms, on the costliest game there is.
+    fn limited_to_8_players_on_16x16() -> Session {
+        let mut session = Session::default();
+        session.set_search_time_limit(Some(Duration::from_millis(20)));
+        run(&mut session, "new 16x16 players 8").unwrap();
+        session
+    }
+
+    #[test]
+    fn a_time_limit_ends_a_search_as_a_stop_does() {
+        // Without the book the empty board takes the solver seconds.
+        let mut session = Session::default();
+        session.set_search_time_limit(Some(Duration::from_millis(20)));
+        run(&mut session, "book off").unwrap();
+        for line in ["solve", "solve weak", "analyze"] {
+            let stopped = run(&mut session, line).unwrap_err().to_string();
+            assert!(
+                stopped.starts_with("the search stopped before it found the exact score"),
+                "{line}: {stopped}"
+            );
+        }
+        // Perft, the heuristic search and the look-ahead would take years here.
+        let mut session = limited_to_8_players_on_16x16();
+        assert_eq!(
+            run(&mut session, "perft 12").unwrap_err().to_string(),
+            "perft stopped before it finished depth 12"
+        );
+        let Ok(Response::Hint {
+            reason: HintReason::Stopped(plies),
+            ..
+        }) = run(&mut session, "hint")
+        else {
+            panic!("the hint was not cut short");
+        };
+        assert!(plies < HEURISTIC_PLIES);
+        for line in [
+            "go",
+            "go depth 12",
+            "go lookahead 12",
+            "genmove movetime 86400000",
+        ] {
+            assert!(
+                matches!(
+                    run(&mut session, line),
+                    Ok(Response::BestMove { proven: false, .. })
+                ),
+                "{line}"
+            );
+        }
+        // genmove played its move.
+        assert_eq!(session.game().ply(), 1);
+    }
+
+    #[test]
+    fn a_time_limit_ends_a_streaming_analysis_with_its_last_line() {
+        let mut session = limited_to_8_players_on_16x16();
+        let Step::Search(search) =
+            session.execute(parse_request("analyze stream").command.unwrap())
+        else {
+            panic!("analyze stream did not search");
+        };
+        let mut depths = Vec::new();
+        let (finished, written) = search.run_stream(&mut |info| {
+            depths.push(info.depth);
+            Ok(())
+        });
+        written.unwrap();
+        session.end_stream(finished);
+        // One line per depth finished, the one-move look's at least, and not the last depth.
+        assert_eq!(depths.first(), Some(&Some(1)));
+        assert!(depths.len() < HEURISTIC_PLIES as usize, "{depths:?}");
+    }
+
+    #[test]
+    fn the_deadline_is_the_earlier_of_the_time_limit_and_movetime() {
+        let mut session = Session::default();
+        let search = |session: &mut Session| match session.execute(Command::Hint) {
+            Step::Search(search) => search,
+            Step::Reply(..) => panic!("hint did not search"),
+        };
+        assert_eq!(search(&mut session).deadline(None), None);
+        session.set_search_time_limit(Some(Duration::from_secs(3600)));
+        let soon = Instant::now() + Duration::from_secs(60);
+        assert!(search(&mut session)
+            .deadline(Some(10))
+            .is_some_and(|d| d < soon));
+        assert!(search(&mut session)
+            .deadline(None)
+            .is_some_and(|d| d > soon));
+        // A limit too long for the clock is none.
+        session.set_search_time_limit(Some(Duration::MAX));
+        assert_eq!(search(&mut session).deadline(None), None);
+    }
 }

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::command::{is_known, BookRequest, Command, Start};
 use super::reply::{BookInUse, Ending, Response, Summary};
@@ -92,6 +93,8 @@ pub struct Session {
     rng: Rng,
     /// What the client may do.
     trust: Trust,
+    /// The most time any search may take ([`Session::set_search_time_limit`]).
+    search_time_limit: Option<Duration>,
 }
 
 impl Default for Session {
@@ -141,12 +144,22 @@ impl Session {
             book: built_in(),
             rng: Rng::new(DEFAULT_SEED),
             trust,
+            search_time_limit: trust.search_time_limit(),
         }
     }
 
     /// How far the client is trusted.
     pub fn trust(&self) -> Trust {
         self.trust
+    }
+
+    /// Bounds the time of every search from now on (`solve`, `analyze`, `go`, `genmove`,
+    /// `hint`, `perft` and `analyze stream`), counted from its start: at the limit a search ends
+    /// as it does at a `stop`, and with a `movetime` the earlier of the two counts. `None` lifts
+    /// the limit: a session starts with its client's ([`Trust::search_time_limit`]). For input
+    /// that must not keep `c4` busy for long.
+    pub fn set_search_time_limit(&mut self, limit: Option<Duration>) {
+        self.search_time_limit = limit;
     }
 
     /// The game being played.
@@ -179,6 +192,7 @@ impl Session {
                     solver,
                     rng: self.rng.clone(),
                     stop: Arc::new(AtomicBool::new(false)),
+                    time_limit: self.search_time_limit,
                 }))
             }
             Err(e) => Step::Reply(Err(e), flow),
@@ -327,10 +341,7 @@ impl Session {
                 self.game = game;
                 Ok(Response::summary(&self.game))
             }
-            Command::Perft(depth) => {
-                let mut game = self.game.clone();
-                Ok(Response::Count(game.perft(depth as usize)))
-            }
+            Command::Perft(depth) => return Ok(Action::Search(SearchKind::Perft(depth))),
             Command::Help => Ok(Response::Help),
             Command::ListCommands => Ok(Response::CommandList),
             Command::KnownCommand(name) => Ok(Response::Known(is_known(&name))),

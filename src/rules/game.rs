@@ -305,7 +305,32 @@ impl Game {
     }
 
     /// The number of move sequences of exactly `depth` moves from here; a finished game has none.
-    pub fn perft(&mut self, depth: usize) -> u64 {
+    /// `go_on` is asked before each move played that has more than one move after it (so that
+    /// between two questions at most one move and the board's width of others are played):
+    /// once it says no, the count ends with `None`, and the game is as it was.
+    pub fn perft(&mut self, depth: usize, go_on: &mut impl FnMut() -> bool) -> Option<u64> {
+        if depth <= 2 || self.outcome.is_over() {
+            return Some(self.count_sequences(depth));
+        }
+        let mut total = 0;
+        for c in 0..self.variant.width() {
+            let column = Column::from_index(c);
+            if !self.board.has_room(column) {
+                continue;
+            }
+            if !go_on() {
+                return None;
+            }
+            self.play_unchecked(column);
+            let count = self.perft(depth - 1, go_on);
+            self.undo();
+            total += count?;
+        }
+        Some(total)
+    }
+
+    /// [`Game::perft`]'s count, asking nothing: for the last moves, where it runs fastest.
+    fn count_sequences(&mut self, depth: usize) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -323,7 +348,7 @@ impl Game {
             let column = Column::from_index(c);
             if self.board.has_room(column) {
                 self.play_unchecked(column);
-                total += self.perft(depth - 1);
+                total += self.count_sequences(depth - 1);
                 self.undo();
             }
         }
@@ -547,8 +572,16 @@ mod tests {
     #[test]
     fn perft_of_the_standard_board() {
         let mut g = standard();
-        let counts: Vec<u64> = (1..=6).map(|d| g.perft(d)).collect();
+        let counts: Vec<u64> = (1..=6).map(|d| g.perft(d, &mut || true).unwrap()).collect();
         assert_eq!(counts, vec![7, 49, 343, 2401, 16807, 117649]);
+        assert_eq!(g, standard());
+        // Told to stop after 100 moves played, it leaves the game as it was.
+        let mut moves = 0;
+        let mut hundred = || {
+            moves += 1;
+            moves <= 100
+        };
+        assert_eq!(g.perft(6, &mut hundred), None);
         assert_eq!(g, standard());
     }
 

@@ -26,12 +26,13 @@ impl fmt::Display for GoRequest {
     /// The arguments as `go` reads them, each after a space; nothing for plain perfect play.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GoRequest::Perfect(bounds) => write!(f, "{bounds}"),
-            GoRequest::Random => f.write_str(" random"),
-            GoRequest::Lookahead { plies, tie_break } => {
-                write!(f, " lookahead {plies} {}", tie_break.name())
-            }
+            GoRequest::Perfect(_) => {}
+            GoRequest::Random { .. } => f.write_str(" random")?,
+            GoRequest::Lookahead {
+                plies, tie_break, ..
+            } => write!(f, " lookahead {plies} {}", tie_break.name())?,
         }
+        write!(f, "{}", self.bounds())
     }
 }
 

@@ -90,7 +90,7 @@ pub(in crate::protocol) fn level_failure(failure: Failure<'_, LevelError>) -> Fa
 /// One part of the `go` arguments.
 #[derive(Debug, Clone, Copy)]
 enum GoPart {
-    Level(GoRequest),
+    Level(Level),
     Depth(u32),
     Nodes(u64),
     Movetime(u64),
@@ -107,12 +107,7 @@ fn go_part(input: &str) -> Args<'_, GoPart> {
             let (rest, level) = engine::level(Separator::Blank, MAX_GO_DEPTH)
                 .parse(input)
                 .map_err(|e| e.map(level_failure))?;
-            let request = match level {
-                Level::Lookahead { plies, tie_break } => GoRequest::Lookahead { plies, tie_break },
-                Level::Random => GoRequest::Random,
-                Level::Perfect | Level::Heuristic { .. } => GoRequest::default(),
-            };
-            Ok((rest, GoPart::Level(request)))
+            Ok((rest, GoPart::Level(level)))
         }
         "depth" => bound("a depth after 'depth'", "depth", MAX_GO_DEPTH.into())
             .map(|d| GoPart::Depth(d as u32))
@@ -128,10 +123,10 @@ fn go_part(input: &str) -> Args<'_, GoPart> {
 }
 
 /// `go`/`genmove` arguments: an optional level, then bounds, each at most once, in any order;
-/// bounds only with perfect play.
+/// `depth` and `nodes` only with perfect play.
 pub(super) fn go_args(input: &str) -> Args<'_, GoRequest> {
     let (rest, parts) = many0(go_part).parse(input)?;
-    let mut level: Option<GoRequest> = None;
+    let mut level: Option<Level> = None;
     let mut bounds = Bounds::default();
     for part in parts {
         let twice = |what| fail(input, Problem::Twice(what));
@@ -146,14 +141,14 @@ pub(super) fn go_args(input: &str) -> Args<'_, GoRequest> {
             GoPart::Movetime(t) => bounds.movetime = Some(t),
         }
     }
-    match level.unwrap_or_default() {
-        GoRequest::Perfect(_) => Ok((rest, GoRequest::Perfect(bounds))),
-        _ if !bounds.is_none() => fail(
+    let level = level.unwrap_or(Level::Perfect);
+    if level != Level::Perfect && (bounds.depth.is_some() || bounds.nodes.is_some()) {
+        return fail(
             input,
-            Problem::Combination("takes depth, nodes and movetime only with perfect play"),
-        ),
-        other => Ok((rest, other)),
+            Problem::Combination("takes depth and nodes only with perfect play"),
+        );
     }
+    Ok((rest, GoRequest::at(level, bounds)))
 }
 
 #[cfg(test)]
@@ -170,16 +165,27 @@ mod tests {
             command("go lookahead 4 right"),
             Ok(Command::Go(GoRequest::Lookahead {
                 plies: 4,
-                tie_break: TieBreak::Right
+                tie_break: TieBreak::Right,
+                movetime: None,
             }))
+        );
+        assert_eq!(
+            command("go movetime 100 lookahead 12"),
+            Ok(Command::Go(GoRequest::Lookahead {
+                plies: 12,
+                tie_break: TieBreak::Left,
+                movetime: Some(100),
+            }))
+        );
+        assert_eq!(
+            command("genmove random movetime 5"),
+            Ok(Command::Genmove(GoRequest::Random { movetime: Some(5) }))
         );
         assert_eq!(
             command("go lookahead 4 depth 2"),
             Err(CommandError::Usage {
                 name: "go",
-                problem: Problem::Combination(
-                    "takes depth, nodes and movetime only with perfect play"
-                ),
+                problem: Problem::Combination("takes depth and nodes only with perfect play"),
                 usage: verbs().iter().find(|v| v.name == "go").unwrap().usage(),
             })
         );
@@ -192,6 +198,7 @@ mod tests {
             })))
         );
         assert!(message("go random depth 3").contains("only with perfect play"));
+        assert!(message("go lookahead 3 nodes 9").contains("only with perfect play"));
         assert!(message("go lookahead").contains("needs a depth after 'lookahead'"));
         assert!(message("go lookahead 99").contains("from 1 to 12"));
         assert!(message("go random perfect").contains("sets the level twice"));

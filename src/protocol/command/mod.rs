@@ -56,7 +56,8 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// The most moves `undo` can take back at once (a 16x16 board holds 256 stones).
 pub const MAX_UNDO: u32 = 256;
 
-/// Bounds on perfect play's exact search; those left `None` do not bound it.
+/// Bounds on a `go`: `depth` and `nodes` bound perfect play only, `movetime` every level; those
+/// left `None` do not bound it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bounds {
     /// Search exactly only when the game cannot last more than this many moves; otherwise look
@@ -64,7 +65,7 @@ pub struct Bounds {
     pub depth: Option<u32>,
     /// Stop the exact search after this many positions.
     pub nodes: Option<u64>,
-    /// Stop the exact search after this many milliseconds.
+    /// Answer within this many milliseconds.
     pub movetime: Option<u64>,
 }
 
@@ -75,19 +76,24 @@ impl Bounds {
     }
 }
 
-/// What `go` and `genmove` ask for: how to choose, and for perfect play its bounds.
+/// What `go` and `genmove` ask for: how to choose, and its bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GoRequest {
     /// Perfect play (the default): the solver where it plays, else the heuristic search.
     Perfect(Bounds),
     /// Uniformly among the legal columns.
-    Random,
+    Random {
+        /// Answer within this many milliseconds.
+        movetime: Option<u64>,
+    },
     /// Look `plies` moves ahead telling only wins from losses; ties broken by `tie_break`.
     Lookahead {
         /// Moves to look ahead (1-12).
         plies: u32,
         /// How to choose among equal columns.
         tie_break: TieBreak,
+        /// Answer within this many milliseconds.
+        movetime: Option<u64>,
     },
 }
 
@@ -98,20 +104,41 @@ impl Default for GoRequest {
 }
 
 impl GoRequest {
+    /// The request to choose at `level` within `bounds`; the levels other than perfect play
+    /// take only its `movetime`. (Perfect play with a `depth` becomes [`Level::Heuristic`] when
+    /// it searches, so that level is asked for as perfect play.)
+    pub fn at(level: Level, bounds: Bounds) -> GoRequest {
+        let movetime = bounds.movetime;
+        match level {
+            Level::Perfect | Level::Heuristic { .. } => GoRequest::Perfect(bounds),
+            Level::Random => GoRequest::Random { movetime },
+            Level::Lookahead { plies, tie_break } => GoRequest::Lookahead {
+                plies,
+                tie_break,
+                movetime,
+            },
+        }
+    }
+
     /// The engine's level for this request.
     pub fn level(&self) -> Level {
         match *self {
             GoRequest::Perfect(_) => Level::Perfect,
-            GoRequest::Random => Level::Random,
-            GoRequest::Lookahead { plies, tie_break } => Level::Lookahead { plies, tie_break },
+            GoRequest::Random { .. } => Level::Random,
+            GoRequest::Lookahead {
+                plies, tie_break, ..
+            } => Level::Lookahead { plies, tie_break },
         }
     }
 
-    /// The bounds of perfect play; none for the other levels.
+    /// The bounds: perfect play's, or the other levels' `movetime` alone.
     pub fn bounds(&self) -> Bounds {
         match *self {
             GoRequest::Perfect(bounds) => bounds,
-            _ => Bounds::default(),
+            GoRequest::Random { movetime } | GoRequest::Lookahead { movetime, .. } => Bounds {
+                movetime,
+                ..Bounds::default()
+            },
         }
     }
 }

@@ -1,9 +1,7 @@
 //! Time management for `go`: how long one move may think, from `movetime` or from the players'
-//! clocks. The exact search gets a soft deadline; every search is stopped at the hard one, after
-//! which the heuristic's one-move look answers at once. Both leave a reserve on the clock, so
-//! that the move is sent well before the time runs out.
-
-use std::time::Duration;
+//! clocks, with a reserve left on the clock, so that the move is sent well before the time runs
+//! out. The budget is the search's `movetime`: perfect play's exact search takes three quarters
+//! of it, and every search answers by its end (see [`crate::engine::choose`]).
 
 use super::command::GoLimits;
 use crate::rules::Game;
@@ -15,38 +13,19 @@ pub const MAX_RESERVE_MS: u64 = 250;
 /// exact search finishes the later ones quickly.
 pub const MAX_MOVES_PLANNED: u64 = 12;
 
-/// How long one `go` may think.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
-    /// The exact search's deadline, in milliseconds; after it, the heuristic chooses.
-    pub soft_ms: u64,
-    /// When every search is stopped.
-    pub hard: Duration,
-}
-
-impl Budget {
-    /// A budget of `total_ms`: the exact search gets three quarters of it.
-    fn of(total_ms: u64) -> Budget {
-        Budget {
-            soft_ms: (total_ms * 3 / 4).max(1),
-            hard: Duration::from_millis(total_ms),
-        }
-    }
-}
-
-/// The budget of a `go` in `game`: from `movetime` (four fifths of it) and the side to move's
-/// clock (see [`clock_share`]), the smaller when both are given; `None` when neither is.
-pub fn budget(limits: &GoLimits, game: &Game) -> Option<Budget> {
+/// The budget of a `go` in `game`, in milliseconds: from `movetime` (four fifths of it) and the
+/// side to move's clock (see [`clock_share`]), the smaller when both are given; `None` when
+/// neither is.
+pub fn budget(limits: &GoLimits, game: &Game) -> Option<u64> {
     let side = usize::from(game.to_move().index() != 0);
     let moves_left = (game.board().empty_cells() as u64).div_ceil(2);
     let from_clock = limits.clock.time[side]
         .map(|left| clock_share(left, limits.clock.inc[side].unwrap_or(0), moves_left));
     let from_movetime = limits.bounds.movetime.map(|ms| ms - ms / 5);
-    let total = match (from_clock, from_movetime) {
-        (Some(a), Some(b)) => a.min(b),
-        (a, b) => a.or(b)?,
-    };
-    Some(Budget::of(total))
+    match (from_clock, from_movetime) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The time for one move, in milliseconds, with `left` on the clock, `inc` added per move and
@@ -89,20 +68,11 @@ mod tests {
             },
             ..GoLimits::default()
         };
-        assert_eq!(budget(&limits, &empty).map(|b| b.soft_ms), Some(9));
-        assert_eq!(
-            budget(&limits, &after_one).map(|b| b.hard),
-            Some(Duration::from_millis(1750 / 12))
-        );
+        assert_eq!(budget(&limits, &empty), Some(12));
+        assert_eq!(budget(&limits, &after_one), Some(1750 / 12));
         let mut both = limits;
         both.bounds.movetime = Some(10);
-        assert_eq!(
-            budget(&both, &empty),
-            Some(Budget {
-                soft_ms: 6,
-                hard: Duration::from_millis(8)
-            })
-        );
+        assert_eq!(budget(&both, &empty), Some(8));
         assert_eq!(budget(&GoLimits::default(), &empty), None);
     }
 }

@@ -16,7 +16,7 @@ pub mod session;
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::Mutex;
 use std::thread;
 use std::time::Duration;
 
@@ -145,7 +145,7 @@ pub fn run(
 
 /// Runs a `go`: the search on a thread of its own, which writes `info` and `bestmove` when it
 /// is done (a streaming analysis its `info` lines as they come; a `go infinite` its `bestmove`
-/// only once it is done and stopped); a watchdog that stops it when its time is up; and, on
+/// only once it is done and stopped), and answers by its time budget, its `movetime`; and, on
 /// this thread, the reading of input. While the search runs, `isready` is answered at once and
 /// bad lines are explained; `stop` and `quit` stop it; any other command waits for it to finish
 /// (and stops a `go infinite`, which would not finish). Gives back the line that ended the
@@ -159,15 +159,6 @@ fn go<W: Write + Send>(
 ) -> io::Result<Line> {
     let stop = search.stop_flag();
     thread::scope(|scope| {
-        let (done, finished_signal) = mpsc::channel::<()>();
-        if let Some(hard) = plan.hard {
-            let stop = &stop;
-            scope.spawn(move || {
-                if finished_signal.recv_timeout(hard) == Err(mpsc::RecvTimeoutError::Timeout) {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            });
-        }
         let worker = scope.spawn(|| {
             let mut last: Option<Info> = None;
             let (finished, streamed) = if search.is_stream() {
@@ -188,7 +179,6 @@ fn go<W: Write + Send>(
             } else {
                 (search.run(), Ok(()))
             };
-            drop(done);
             if plan.infinite {
                 while !stop.load(Ordering::Relaxed) {
                     thread::sleep(INFINITE_POLL);

@@ -62,8 +62,6 @@ pub enum UgiStep {
 pub struct GoPlan {
     /// The position searched, to put the score in UGI's words.
     game: Game,
-    /// When the search is stopped, if the clocks or `movetime` say.
-    pub hard: Option<Duration>,
     /// Whether `bestmove` waits for `stop` (`go infinite`).
     pub infinite: bool,
     /// The solver's node count before the search.
@@ -74,6 +72,12 @@ impl UgiSession {
     /// The game being played.
     pub fn game(&self) -> &Game {
         self.session.game()
+    }
+
+    /// Bounds the time of every `go` from now on, whatever its clocks say: at the limit the
+    /// search ends as at a `stop` (see [`Session::set_search_time_limit`]). `None` lifts it.
+    pub fn set_search_time_limit(&mut self, limit: Option<Duration>) {
+        self.session.set_search_time_limit(limit);
     }
 
     /// Carries out `command`, or prepares its search. A command that fails changes nothing
@@ -133,9 +137,9 @@ impl UgiSession {
         })
     }
 
-    /// `go`: the level's request, bounded by `depth`, `nodes` and the time budget; or, for a
-    /// `go infinite` at level `perfect` with no time and no depth, the streaming analysis,
-    /// whose `info` lines come as it goes.
+    /// `go`: the level's request, bounded by `depth`, `nodes` and the time budget as its
+    /// `movetime`; or, for a `go infinite` at level `perfect` with no time and no depth, the
+    /// streaming analysis, whose `info` lines come as it goes.
     fn go(&mut self, limits: &GoLimits) -> UgiStep {
         let budget = budget(limits, self.game());
         // A finished game goes to `go`, which says there is no move as every `go` does.
@@ -144,14 +148,13 @@ impl UgiSession {
             && budget.is_none()
             && limits.bounds.depth.is_none()
             && !self.game().outcome().is_over();
-        let request = match self.level {
-            Level::Perfect | Level::Heuristic { .. } => GoRequest::Perfect(Bounds {
-                movetime: budget.map(|b| b.soft_ms),
+        let request = GoRequest::at(
+            self.level,
+            Bounds {
+                movetime: budget,
                 ..limits.bounds
-            }),
-            Level::Random => GoRequest::Random,
-            Level::Lookahead { plies, tie_break } => GoRequest::Lookahead { plies, tie_break },
-        };
+            },
+        );
         let command = if analyzes {
             Command::AnalyzeStream(StreamRequest {
                 interval: INFINITE_INTERVAL_MS,
@@ -165,7 +168,6 @@ impl UgiSession {
             Step::Search(search) => {
                 let plan = GoPlan {
                     game,
-                    hard: budget.map(|b| b.hard),
                     infinite: limits.infinite,
                     nodes_before: search.nodes(),
                 };
@@ -296,6 +298,29 @@ mod tests {
             answer(Query::Result, &going),
             Answer::Result(GameResult::None)
         );
+    }
+
+    #[test]
+    fn a_time_limit_ends_a_go_with_the_move_found_so_far() {
+        // The empty 16x16 board: the heuristic search's five moves take seconds.
+        let mut session = UgiSession::default();
+        session.set_search_time_limit(Some(std::time::Duration::from_millis(20)));
+        let fen = ["16"; 16].join("/") + " x";
+        let line = |text: &str| super::super::command::parse_ugi(text).unwrap();
+        assert!(matches!(
+            session.execute(line(&format!("position fen {fen}"))),
+            UgiStep::Reply(_)
+        ));
+        let UgiStep::Search(search, plan) = session.execute(line("go")) else {
+            panic!("go did not search");
+        };
+        let finished = search.run();
+        let replies = plan.replies(&finished, None);
+        assert!(
+            matches!(replies.last(), Some(UgiReply::BestMove(Some(_)))),
+            "{replies:?}"
+        );
+        session.finish(finished);
     }
 
     #[test]

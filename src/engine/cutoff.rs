@@ -1,0 +1,118 @@
+//! When a search other than the exact solver's must end: a flag another thread sets (`stop`)
+//! and a deadline. The search counts its work and looks at the flag and the clock only every
+//! [`WORK_PER_LOOK`] units of it, so that looking costs nothing, yet comes often on the costliest
+//! boards too. `perft`, the look-ahead and the heuristic search use it; the solver has its own.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Work between two looks at the flag and the clock, in positions played: well under a
+/// millisecond of it on any board, and the look (a clock read) a fraction of a percent of that.
+pub const WORK_PER_LOOK: u64 = 1024;
+
+/// When a search must end; the default never ends it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cutoff<'a> {
+    /// Set by another thread to end the search.
+    pub stop: Option<&'a AtomicBool>,
+    /// The search ends soon after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Cutoff<'a> {
+    /// A fresh count of work, for one search.
+    pub fn watch(self) -> Watch<'a> {
+        let bounded = self.stop.is_some() || self.deadline.is_some();
+        Watch {
+            cutoff: self,
+            work: 0,
+            next_look: if bounded { WORK_PER_LOOK } else { u64::MAX },
+            cut: false,
+        }
+    }
+
+    /// Whether the flag is set or the deadline has passed, looked at now.
+    pub fn is_reached(&self) -> bool {
+        self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
+
+/// One search's count of its work against its [`Cutoff`].
+#[derive(Debug)]
+pub struct Watch<'a> {
+    cutoff: Cutoff<'a>,
+    /// Work done so far, in positions played.
+    work: u64,
+    /// The count of work at which the flag and the clock are looked at next.
+    next_look: u64,
+    /// Set once the search must end, and never cleared.
+    cut: bool,
+}
+
+impl Watch<'_> {
+    /// Counts `work` more units (positions played, or what judging one costs in them);
+    /// whether the search must end, which stays true once it is.
+    #[inline]
+    pub fn spend(&mut self, work: u64) -> bool {
+        self.work += work;
+        if self.work >= self.next_look {
+            self.look();
+        }
+        self.cut
+    }
+
+    /// Whether the search was told to end.
+    pub fn is_cut(&self) -> bool {
+        self.cut
+    }
+
+    #[cold]
+    fn look(&mut self) {
+        self.cut |= self.cutoff.is_reached();
+        self.next_look = self.work + WORK_PER_LOOK;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn an_unbounded_watch_never_cuts() {
+        let mut watch = Cutoff::default().watch();
+        assert!(!watch.spend(u64::MAX / 2));
+        assert!(!watch.is_cut());
+    }
+
+    #[test]
+    fn the_flag_and_the_clock_are_looked_at_every_so_much_work() {
+        let stop = AtomicBool::new(true);
+        let mut watch = Cutoff {
+            stop: Some(&stop),
+            deadline: None,
+        }
+        .watch();
+        // Not looked at yet: the work is under one look's worth.
+        assert!(!watch.spend(WORK_PER_LOOK - 1));
+        assert!(watch.spend(1));
+        // Once cut, always cut.
+        stop.store(false, Ordering::Relaxed);
+        assert!(watch.spend(WORK_PER_LOOK));
+        let past = Cutoff {
+            stop: None,
+            deadline: Some(Instant::now()),
+        };
+        assert!(past.is_reached());
+        // One costly unit of work is looked at at once.
+        assert!(past.watch().spend(WORK_PER_LOOK));
+        let later = Cutoff {
+            stop: None,
+            deadline: Some(Instant::now() + Duration::from_secs(3600)),
+        };
+        assert!(!later.watch().spend(10 * WORK_PER_LOOK));
+    }
+}
