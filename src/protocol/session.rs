@@ -456,3 +456,33 @@ fn table_mib(mib: u32) -> u32 {
 fn default_names(players: usize) -> Vec<String> {
     (1..=players).map(|i| format!("Player {i}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::trust::UNTRUSTED_SEARCH_TIME;
+
+    /// The time limit every search of a session's client gets, or why it got none.
+    fn search_limit(trust: Trust, command: Command) -> Option<Duration> {
+        match Session::with_trust(Variant::default(), trust).execute(command) {
+            Step::Search(search) => search.time_limit,
+            Step::Reply(reply, _) => panic!("no search: {reply:?}"),
+        }
+    }
+
+    #[test]
+    fn an_untrusted_client_gets_every_search_bounded() {
+        for command in [
+            Command::Solve { weak: false },
+            Command::Analyze,
+            Command::Hint,
+            Command::Perft(12),
+        ] {
+            assert_eq!(
+                search_limit(Trust::Untrusted, command.clone()),
+                Some(UNTRUSTED_SEARCH_TIME)
+            );
+            assert_eq!(search_limit(Trust::Full, command), None);
+        }
+    }
+}
