@@ -12,11 +12,18 @@ use c4::rules::Variant;
 use libfuzzer_sys::fuzz_target;
 
 fn parse_all(text: &str) {
-    if let Ok(command) = parse_request(text).command {
+    // Command lines reach the parsers only once the interpreter has refused those with control
+    // characters (a tab aside): `new tokens \0\u{b}` never parses there, and would not read
+    // back the same (the display's trailing `\u{b}` is trimmed as a blank).
+    let command_line = !text.chars().any(|c| c.is_control() && c != '\t');
+    if let Some(command) = command_line
+        .then(|| parse_request(text).command.ok())
+        .flatten()
+    {
         let written = command.to_string();
         assert_eq!(parse_request(&written).command, Ok(command), "{written:?}");
     }
-    if let Ok(command) = parse_ugi(text) {
+    if let Some(command) = command_line.then(|| parse_ugi(text).ok()).flatten() {
         let written = command.to_string();
         assert_eq!(parse_ugi(&written), Ok(command), "{written:?}");
     }

@@ -55,7 +55,9 @@ pub struct Request {
     pub command: Result<Command, CommandError>,
 }
 
-/// Parses one line (without its line ending, comments already removed, not blank).
+/// Parses one line as the interpreter hands it over: without its line ending, comments already
+/// removed, not blank, and free of control characters other than tab (the interpreter refuses
+/// such a line whole before parsing it).
 pub fn parse_request(line: &str) -> Request {
     let line = line.trim();
     let (id, body) = match split_id(line) {

@@ -201,7 +201,8 @@ fn verb_list() -> String {
     VERBS.map(|verb| verb.name).join(", ")
 }
 
-/// Parses one line (without its line ending, comments already removed, not blank).
+/// Parses one line as the dialect's loop hands it over: without its line ending, comments
+/// already removed, not blank, and free of control characters other than tab.
 pub fn parse_ugi(line: &str) -> Result<UgiCommand, UgiError> {
     let line = line.trim();
     let split: nom::IResult<&str, &str> = take_till1(is_blank).parse(line);
