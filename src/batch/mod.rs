@@ -29,18 +29,21 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::engine::perfect::SOLVER_CONNECT;
-use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::{parse_moves_counting, Counting, MovesError};
 use crate::rules::{Game, MoveError, Variant, VariantError};
 use crate::solver::book::Book;
 use crate::solver::{
-    with_position, AnyPosition, Bitboard, Limits, Outcome, Position, ProbeProgress, Score, Solver,
+    with_position, AnyPosition, Bitboard, Limits, Position, ProbeProgress, Score, Solver,
     SolverError, DEFAULT_TABLE_BITS,
 };
 use crate::textio::book::built_in_book;
 use crate::textio::checkpoint::{Checkpoint, CheckpointError};
 use crate::textio::files::open_regular;
 use crate::textio::{describe, read_bounded_line};
+
+mod sizes;
+
+pub use sizes::{SizeLineError, SizeOutcome};
 
 /// The standard board, the default of [`BatchBoard`].
 const STANDARD_WIDTH: u32 = 7;
@@ -751,75 +754,6 @@ pub enum BenchTask {
     /// The exact score of empty boards of every size: lines of a [`SizeOutcome`] table
     /// (`9x4 2nd 36`), each board reported as it is solved.
     Sizes,
-}
-
-/// One line of a table of board sizes (`fixtures/sizes/outcomes.txt`): a board, who wins it
-/// from empty with perfect play and, when known, on which move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SizeOutcome {
-    /// The board's columns.
-    pub width: u32,
-    /// The board's rows.
-    pub height: u32,
-    /// The result for the first player.
-    pub outcome: Outcome,
-    /// The ply of the last stone, if known.
-    pub last_move: Option<u32>,
-}
-
-/// A line that is not a [`SizeOutcome`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
-#[error("expected WIDTHxHEIGHT 1st|2nd|draw LAST_MOVE, e.g. 9x4 2nd 36")]
-pub struct SizeLineError;
-
-impl SizeOutcome {
-    /// Reads `WIDTHxHEIGHT OUTCOME LAST_MOVE`: OUTCOME `1st`, `2nd` or `draw`, LAST_MOVE a
-    /// number or `-`.
-    ///
-    /// # Errors
-    /// The line is not of that form; the message says what was expected.
-    pub fn parse(line: &str) -> Result<SizeOutcome, SizeLineError> {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let number = |text: &str| match whole_number::<u32>(text) {
-            WholeNumber::Value(n) => Some(n),
-            _ => None,
-        };
-        let [board, outcome, last_move] = fields[..] else {
-            return Err(SizeLineError);
-        };
-        let (width, height) = board
-            .split_once('x')
-            .and_then(|(w, h)| number(w).zip(number(h)))
-            .ok_or(SizeLineError)?;
-        let outcome = match outcome {
-            "1st" => Outcome::Win,
-            "2nd" => Outcome::Loss,
-            "draw" => Outcome::Draw,
-            _ => return Err(SizeLineError),
-        };
-        let last_move = match last_move {
-            "-" => None,
-            text => Some(number(text).ok_or(SizeLineError)?),
-        };
-        Ok(SizeOutcome {
-            width,
-            height,
-            outcome,
-            last_move,
-        })
-    }
-
-    /// Whether `score`, the empty board's from the first player, is this outcome: its sign and,
-    /// when the last move is known, the score a game ending on it gives (a win on ply P scores
-    /// (cells + 2 - P) / 2, rounded down).
-    pub fn is_met_by(&self, score: Score) -> bool {
-        let cells = self.width * self.height;
-        let exact = self.last_move.map(|ply| {
-            let win = ((cells + 2).saturating_sub(ply) / 2) as i8;
-            self.outcome.sign() * win
-        });
-        score.outcome() == self.outcome && exact.is_none_or(|exact| exact == score.value())
-    }
 }
 
 impl Default for BenchOptions {
@@ -1565,25 +1499,6 @@ mod tests {
             "the solver handles boards with width x (height + 1) <= 128, got 12x12"
         );
         assert!(BatchBoard::new(17, 3, Counting::FromOne).is_err());
-    }
-
-    #[test]
-    fn size_outcomes_give_the_empty_boards_score() {
-        let line = |text: &str| SizeOutcome::parse(text).unwrap();
-        // 7x6: the first player wins with its 21st stone, on move 41.
-        assert!(line("7x6 1st 41").is_met_by(Score::new(1)));
-        assert!(!line("7x6 1st 41").is_met_by(Score::new(2)));
-        assert!(!line("7x6 1st 41").is_met_by(Score::new(-1)));
-        // 9x4: the second player wins with the last stone; 5x5 is a draw.
-        assert!(line("9x4 2nd 36").is_met_by(Score::new(-1)));
-        assert!(line("5x5 draw 25").is_met_by(Score::DRAW));
-        assert!(!line("5x5 draw 25").is_met_by(Score::new(1)));
-        // Without the last move, only who wins is checked.
-        assert!(line("8x9 1st -").is_met_by(Score::new(5)));
-        assert!(!line("8x9 1st -").is_met_by(Score::DRAW));
-        for bad in ["7x6 1st", "7x6 first 41", "7by6 1st 41", "7x6 1st 4x"] {
-            assert!(SizeOutcome::parse(bad).is_err(), "{bad}");
-        }
     }
 
     #[test]
