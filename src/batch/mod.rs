@@ -41,8 +41,12 @@ use crate::textio::checkpoint::{Checkpoint, CheckpointError};
 use crate::textio::files::open_regular;
 use crate::textio::{describe, read_bounded_line};
 
+mod line;
 mod sizes;
 
+use line::{analysis_text, first_field, printable};
+
+pub use line::MAX_BATCH_LINE_BYTES;
 pub use sizes::{SizeLineError, SizeOutcome};
 
 /// The standard board, the default of [`BatchBoard`].
@@ -241,10 +245,6 @@ pub enum MoveProblem {
     #[error("the game is already over ({0})")]
     GameOver(String),
 }
-
-/// The longest line [`run_batch_solve`] reads whole (a 7x6 game has at most 42 moves); a longer
-/// one gets an error line, and only this much of it is held in memory.
-pub const MAX_BATCH_LINE_BYTES: usize = 1024;
 
 /// What [`run_batch_solve`] writes for each position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -641,15 +641,6 @@ fn mib(words: u64) -> u64 {
     (words * 8) >> 20
 }
 
-/// Every column's score separated by spaces, `-` for a column that cannot be played.
-fn analysis_text(scores: &[Option<Score>]) -> String {
-    scores
-        .iter()
-        .map(|s| s.map_or_else(|| "-".to_string(), |s| s.to_string()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// One line per number of stones played: `  ply=P positions=N p50=µs p90=µs max=µs`.
 fn write_plies(out: &mut impl Write, set: &BenchSet) -> io::Result<()> {
     let mut plies: Vec<u32> = set.times.iter().map(|&(ply, _)| ply).collect();
@@ -710,10 +701,6 @@ fn say_once(note: &mut Option<&str>, log: Option<&mut (impl Write + ?Sized)>) {
     if let (Some(line), Some(log)) = (note.take(), log) {
         let _ = writeln!(log, "{line}");
     }
-}
-
-fn first_field(line: &str) -> &str {
-    line.split([' ', '\t', '\r']).next().unwrap_or("")
 }
 
 /// Where [`run_bench`] writes what is not its results.
@@ -818,20 +805,6 @@ pub enum BenchError {
     /// Writing the summary or the progress failed.
     #[error(transparent)]
     Output(#[from] io::Error),
-}
-
-/// `text` with its control characters written as escapes (`\u{1b}`), so that an error line
-/// cannot drive the terminal that shows it.
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// Solves the positions of benchmark files (lines `MOVES SCORE` on the options' board, 7x6 by

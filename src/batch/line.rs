@@ -1,0 +1,37 @@
+//! The text of batch and benchmark lines around their positions: how long a line may be, where
+//! its moves end, how an analysis is written, and how a line is echoed in an error.
+
+use crate::solver::Score;
+
+/// The longest line [`run_batch_solve`](crate::batch::run_batch_solve) reads whole (a 7x6 game
+/// has at most 42 moves); a longer one gets an error line, and only this much of it is held in
+/// memory.
+pub const MAX_BATCH_LINE_BYTES: usize = 1024;
+
+/// The moves of a line: its text up to the first space, tab or carriage return.
+pub(super) fn first_field(line: &str) -> &str {
+    line.split([' ', '\t', '\r']).next().unwrap_or("")
+}
+
+/// Every column's score separated by spaces, `-` for a column that cannot be played.
+pub(super) fn analysis_text(scores: &[Option<Score>]) -> String {
+    scores
+        .iter()
+        .map(|s| s.map_or_else(|| "-".to_string(), |s| s.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `text` with its control characters written as escapes (`\u{1b}`), so that an error line
+/// cannot drive the terminal that shows it.
+pub(super) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
