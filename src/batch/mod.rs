@@ -29,23 +29,25 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::engine::perfect::SOLVER_CONNECT;
-use crate::notation::{parse_moves_counting, Counting, MovesError};
-use crate::rules::{Game, MoveError, Variant, VariantError};
+use crate::notation::{parse_moves_counting, Counting};
+use crate::rules::{Game, MoveError, Variant};
 use crate::solver::book::Book;
 use crate::solver::{
     with_position, AnyPosition, Bitboard, Limits, Position, ProbeProgress, Score, Solver,
     SolverError, DEFAULT_TABLE_BITS,
 };
 use crate::textio::book::built_in_book;
-use crate::textio::checkpoint::{Checkpoint, CheckpointError};
+use crate::textio::checkpoint::Checkpoint;
 use crate::textio::files::open_regular;
 use crate::textio::{describe, read_bounded_line};
 
+mod error;
 mod line;
 mod sizes;
 
 use line::{analysis_text, first_field, printable};
 
+pub use error::{BoardError, LineError, MoveProblem};
 pub use line::MAX_BATCH_LINE_BYTES;
 pub use sizes::{SizeLineError, SizeOutcome};
 
@@ -62,17 +64,6 @@ pub struct BatchBoard {
     variant: Variant,
     /// How written column numbers count.
     counting: Counting,
-}
-
-/// Why a board cannot be a [`BatchBoard`].
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BoardError {
-    /// The rules have no such board.
-    #[error(transparent)]
-    Rules(#[from] VariantError),
-    /// The solver does not play on it.
-    #[error(transparent)]
-    Solver(#[from] SolverError),
 }
 
 impl BatchBoard {
@@ -146,104 +137,6 @@ impl BatchBoard {
             &columns,
         )?)
     }
-}
-
-/// Why a batch or benchmark line holds no position to solve.
-#[derive(Debug, Error)]
-pub enum LineError {
-    /// Longer than [`MAX_BATCH_LINE_BYTES`].
-    #[error("the line is longer than {MAX_BATCH_LINE_BYTES} bytes")]
-    TooLong,
-    /// Not text.
-    #[error("the line is not UTF-8 text")]
-    NotUtf8,
-    /// Not a move sequence.
-    #[error(transparent)]
-    Moves(#[from] MovesError),
-    /// A move of the sequence cannot be played; `index` counts from 1, `column` is as written.
-    #[error("move {index} (column {column}): {problem}")]
-    Move {
-        /// Which move.
-        index: usize,
-        /// Its column, numbered as the line numbers them.
-        column: u64,
-        /// Why it cannot be played.
-        problem: MoveProblem,
-    },
-    /// The solver refused the position.
-    #[error(transparent)]
-    Solver(#[from] SolverError),
-    /// Not a line of a board-size table.
-    #[error(transparent)]
-    Size(#[from] SizeLineError),
-    /// A board-size table's board that the rules or the solver do not take.
-    #[error(transparent)]
-    Board(#[from] BoardError),
-    /// The checkpoint file cannot be read or written.
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    /// The checkpoint file is another position's, which it would overwrite.
-    #[error("{} holds the checkpoint of another position; name another file", .0.display())]
-    OtherCheckpoint(PathBuf),
-    /// The checkpoint's table entries cannot be put into this run's table.
-    #[error("the checkpoint's table of {saved} MiB cannot be moved into this run's table of {table} MiB; run it with --hash {saved}")]
-    CheckpointTable {
-        /// The checkpoint's table.
-        saved: u64,
-        /// This run's.
-        table: u64,
-    },
-    /// The run was asked to stop early; the search's progress is in the checkpoint file.
-    #[error("stopped before the end; the progress is saved in {}: run this line again with the same --board and --checkpoint to go on", .0.display())]
-    Stopped(PathBuf),
-    /// The run was asked to stop early, and its last save failed: the file holds the one
-    /// before.
-    #[error("stopped before the end, and the last progress could not be saved in {} ({reason}): run this line again with the same --board and --checkpoint to go on from the save before", file.display())]
-    StoppedUnsaved {
-        /// The checkpoint file.
-        file: PathBuf,
-        /// Why the last save failed.
-        reason: String,
-    },
-    /// The checkpoint was saved by a build whose table entries differ.
-    #[error(
-        "the checkpoint was saved by a build of c4 with other table entries; it cannot be resumed"
-    )]
-    CheckpointLayout,
-}
-
-impl LineError {
-    /// Whether the line failed because its checkpoint file could not be used: not read, not
-    /// written, damaged, another position's, or saved with a table or by a build this run
-    /// cannot go on from. (Not a stop asked for, which ends the run its own way.)
-    pub fn is_unusable_checkpoint(&self) -> bool {
-        matches!(
-            self,
-            LineError::Checkpoint(_)
-                | LineError::OtherCheckpoint(_)
-                | LineError::CheckpointTable { .. }
-                | LineError::CheckpointLayout
-        )
-    }
-}
-
-/// Why a move of a batch line cannot be played.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveProblem {
-    /// No such column.
-    #[error("the column is off the board (columns {first}-{last})")]
-    OffBoard {
-        /// The first column's number as the line counts.
-        first: u64,
-        /// The last column's.
-        last: u64,
-    },
-    /// No room in the column.
-    #[error("the column is full")]
-    Full,
-    /// An earlier move ended the game.
-    #[error("the game is already over ({0})")]
-    GameOver(String),
 }
 
 /// What [`run_batch_solve`] writes for each position.
