@@ -43,8 +43,10 @@ mod board;
 mod error;
 mod line;
 mod sizes;
+mod table;
 
 use line::{analysis_text, first_field, printable};
+use table::{mib, say_once, solver};
 
 pub use board::BatchBoard;
 pub use error::{BoardError, LineError, MoveProblem};
@@ -246,22 +248,6 @@ pub fn run_batch_solve(
     Ok(summary)
 }
 
-/// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
-/// and only the system's reserve (which needs root to set) can give them.
-fn pages_note(solver: &Solver) -> Option<String> {
-    let mib = mib(solver.table_words());
-    solver.is_table_for_giga_pages().then(|| {
-        if solver.is_table_on_giga_pages() {
-            format!("table: {mib} MiB on 1 GiB pages")
-        } else {
-            format!(
-                "table: {mib} MiB, not on 1 GiB pages (reserved by the system for the whole \
-                 table, they would be faster: README, \"Big boards\")"
-            )
-        }
-    })
-}
-
 /// How far a stopped search's probe got, for its checkpoint line: `probing score > 0: 1 of 9
 /// moves ruled out (columns 5)`, the columns numbered as `board` writes them.
 fn progress_text(progress: &ProbeProgress, board: &BatchBoard) -> String {
@@ -441,11 +427,6 @@ fn fresh_checkpoint<B: Bitboard>(
     Ok(new)
 }
 
-/// A table of `words` words in MiB.
-fn mib(words: u64) -> u64 {
-    (words * 8) >> 20
-}
-
 /// One line per number of stones played: `  ply=P positions=N p50=µs p90=µs max=µs`.
 fn write_plies(out: &mut impl Write, set: &BenchSet) -> io::Result<()> {
     let mut plies: Vec<u32> = set.times.iter().map(|&(ply, _)| ply).collect();
@@ -476,36 +457,6 @@ fn write_plies(out: &mut impl Write, set: &BenchSet) -> io::Result<()> {
 fn percentile(times: &[Duration], p: usize) -> Duration {
     let rank = (p * times.len()).div_ceil(100).max(1);
     times[rank - 1]
-}
-
-/// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`, with
-/// [`pages_note`] written to `log`, if any (a note that cannot be written is dropped, as the
-/// checkpoints' lines are).
-///
-/// # Errors
-/// The system refused the table's memory ([`io::ErrorKind::OutOfMemory`]).
-fn solver(
-    table_bits: u32,
-    threads: usize,
-    book: Option<&Arc<Book>>,
-    log: Option<&mut (impl Write + ?Sized)>,
-) -> io::Result<Solver> {
-    let mut solver = Solver::try_with_table_bits(table_bits)
-        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
-    if let (Some(log), Some(line)) = (log, pages_note(&solver)) {
-        let _ = writeln!(log, "{line}");
-    }
-    solver.set_threads(threads);
-    solver.set_book(book.cloned());
-    Ok(solver)
-}
-
-/// Writes `note` to `log`, if both are there, and leaves no note to write again (a note that
-/// cannot be written is dropped, as the checkpoints' lines are).
-fn say_once(note: &mut Option<&str>, log: Option<&mut (impl Write + ?Sized)>) {
-    if let (Some(line), Some(log)) = (note.take(), log) {
-        let _ = writeln!(log, "{line}");
-    }
 }
 
 /// Where [`run_bench`] writes what is not its results.
@@ -842,41 +793,6 @@ mod tests {
              4455667 -18\n\
              44556671 error: move 8 (column 1): the game is already over (x won)\n"
         );
-    }
-
-    #[test]
-    fn a_table_of_1_gib_or_more_says_which_pages_it_lies_on() {
-        // What c4 solve, c4 bench on files and c4 bench --empty write on their logs.
-        let logs_of = |table_bits| {
-            let batch = BatchOptions {
-                table_bits,
-                ..BatchOptions::default()
-            };
-            let mut solve_log = Vec::new();
-            run_batch_solve(&b""[..], &mut Vec::new(), &batch, Some(&mut solve_log)).unwrap();
-            let bench = BenchOptions {
-                table_bits,
-                board: BatchBoard::new(4, 4, Counting::FromOne).unwrap(),
-                ..BenchOptions::default()
-            };
-            let mut files_log = Vec::new();
-            let log = BenchLog {
-                to: &mut files_log,
-                progress: false,
-            };
-            run_bench(&[], &mut Vec::new(), &bench, Some(log)).unwrap();
-            let mut empty_log = Vec::new();
-            run_empty_board_bench(&mut Vec::new(), &bench, Some(&mut empty_log)).unwrap();
-            [solve_log, files_log, empty_log].map(|log| String::from_utf8(log).unwrap())
-        };
-        assert_eq!(logs_of(26), ["", "", ""]);
-        // Which one depends on the machine's reserve of 1 GiB pages.
-        let on_giga = "table: 1024 MiB on 1 GiB pages\n";
-        let other = "table: 1024 MiB, not on 1 GiB pages (reserved by the system for the whole \
-                     table, they would be faster: README, \"Big boards\")\n";
-        for log in logs_of(27) {
-            assert!(log == on_giga || log == other, "{log}");
-        }
     }
 
     #[test]

@@ -1,0 +1,104 @@
+//! The solver a batch or benchmark run searches with, and what its table tells the log: which
+//! pages a large table lies on, its size in MiB, and the note of a table that suits the board
+//! poorly, said once.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use crate::solver::book::Book;
+use crate::solver::Solver;
+
+/// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`, with
+/// [`pages_note`] written to `log`, if any (a note that cannot be written is dropped, as the
+/// checkpoints' lines are).
+///
+/// # Errors
+/// The system refused the table's memory ([`io::ErrorKind::OutOfMemory`]).
+pub(super) fn solver(
+    table_bits: u32,
+    threads: usize,
+    book: Option<&Arc<Book>>,
+    log: Option<&mut (impl Write + ?Sized)>,
+) -> io::Result<Solver> {
+    let mut solver = Solver::try_with_table_bits(table_bits)
+        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
+    if let (Some(log), Some(line)) = (log, pages_note(&solver)) {
+        let _ = writeln!(log, "{line}");
+    }
+    solver.set_threads(threads);
+    solver.set_book(book.cloned());
+    Ok(solver)
+}
+
+/// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster
+/// and only the system's reserve (which needs root to set) can give them.
+fn pages_note(solver: &Solver) -> Option<String> {
+    let mib = mib(solver.table_words());
+    solver.is_table_for_giga_pages().then(|| {
+        if solver.is_table_on_giga_pages() {
+            format!("table: {mib} MiB on 1 GiB pages")
+        } else {
+            format!(
+                "table: {mib} MiB, not on 1 GiB pages (reserved by the system for the whole \
+                 table, they would be faster: README, \"Big boards\")"
+            )
+        }
+    })
+}
+
+/// A table of `words` words in MiB.
+pub(super) fn mib(words: u64) -> u64 {
+    (words * 8) >> 20
+}
+
+/// Writes `note` to `log`, if both are there, and leaves no note to write again (a note that
+/// cannot be written is dropped, as the checkpoints' lines are).
+pub(super) fn say_once(note: &mut Option<&str>, log: Option<&mut (impl Write + ?Sized)>) {
+    if let (Some(line), Some(log)) = (note.take(), log) {
+        let _ = writeln!(log, "{line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::batch::{
+        run_batch_solve, run_bench, run_empty_board_bench, BatchBoard, BatchOptions, BenchLog,
+        BenchOptions,
+    };
+    use crate::notation::Counting;
+
+    #[test]
+    fn a_table_of_1_gib_or_more_says_which_pages_it_lies_on() {
+        // What c4 solve, c4 bench on files and c4 bench --empty write on their logs.
+        let logs_of = |table_bits| {
+            let batch = BatchOptions {
+                table_bits,
+                ..BatchOptions::default()
+            };
+            let mut solve_log = Vec::new();
+            run_batch_solve(&b""[..], &mut Vec::new(), &batch, Some(&mut solve_log)).unwrap();
+            let bench = BenchOptions {
+                table_bits,
+                board: BatchBoard::new(4, 4, Counting::FromOne).unwrap(),
+                ..BenchOptions::default()
+            };
+            let mut files_log = Vec::new();
+            let log = BenchLog {
+                to: &mut files_log,
+                progress: false,
+            };
+            run_bench(&[], &mut Vec::new(), &bench, Some(log)).unwrap();
+            let mut empty_log = Vec::new();
+            run_empty_board_bench(&mut Vec::new(), &bench, Some(&mut empty_log)).unwrap();
+            [solve_log, files_log, empty_log].map(|log| String::from_utf8(log).unwrap())
+        };
+        assert_eq!(logs_of(26), ["", "", ""]);
+        // Which one depends on the machine's reserve of 1 GiB pages.
+        let on_giga = "table: 1024 MiB on 1 GiB pages\n";
+        let other = "table: 1024 MiB, not on 1 GiB pages (reserved by the system for the whole \
+                     table, they would be faster: README, \"Big boards\")\n";
+        for log in logs_of(27) {
+            assert!(log == on_giga || log == other, "{log}");
+        }
+    }
+}
