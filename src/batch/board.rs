@@ -98,7 +98,7 @@ impl BatchBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::{run_batch_solve, BatchOptions};
+    use crate::batch::solve::{run_batch_solve, BatchOptions};
 
     #[test]
     fn other_boards_take_columns_counted_from_zero() {

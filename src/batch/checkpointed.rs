@@ -256,7 +256,7 @@ mod tests {
     use std::io;
 
     use super::*;
-    use crate::batch::{run_batch_solve, BatchMode, BatchOptions};
+    use crate::batch::solve::{run_batch_solve, BatchMode, BatchOptions};
     use crate::notation::Counting;
 
     #[test]

@@ -12,7 +12,7 @@ use crate::rules::VariantError;
 use crate::solver::SolverError;
 use crate::textio::checkpoint::CheckpointError;
 
-/// Why a board cannot be a [`BatchBoard`](crate::batch::BatchBoard).
+/// Why a board cannot be a [`BatchBoard`](super::board::BatchBoard).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoardError {
     /// The rules have no such board.

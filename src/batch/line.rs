@@ -3,7 +3,7 @@
 
 use crate::solver::Score;
 
-/// The longest line [`run_batch_solve`](crate::batch::run_batch_solve) reads whole (a 7x6 game
+/// The longest line [`run_batch_solve`](super::solve::run_batch_solve) reads whole (a 7x6 game
 /// has at most 42 moves); a longer one gets an error line, and only this much of it is held in
 /// memory.
 pub const MAX_BATCH_LINE_BYTES: usize = 1024;

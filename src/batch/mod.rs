@@ -18,14 +18,19 @@
 //!
 //! A sequence that ends the game is a position like any other: a won game scores as the loser
 //! to move (`4455667 -18`), a full board 0, and analysis shows every column `-`.
-
-use std::io::{self, BufRead, Write};
-use std::sync::Arc;
-
-use crate::solver::book::Book;
-use crate::solver::{with_position, DEFAULT_TABLE_BITS};
-use crate::textio::book::built_in_book;
-use crate::textio::read_bounded_line;
+//!
+//! This file only names the parts; each has a file:
+//!
+//! - `solve.rs`, `c4 solve`: [`run_batch_solve`] answers every line in the formats above;
+//! - `checkpointed.rs`: an exact score that saves its progress to a file as it goes and goes on
+//!   from it in a later run ([`Checkpointing`]), and the early stop a signal asks for
+//!   ([`EarlyStop`]);
+//! - `bench.rs`, `c4 bench`: benchmark files and the empty board, solved and timed
+//!   ([`run_bench`], [`run_empty_board_bench`]);
+//! - `sizes.rs`: the table of board sizes that `c4 bench --sizes` checks ([`SizeOutcome`]);
+//! - what they share: `board.rs`, the board the lines are played on ([`BatchBoard`]); `line.rs`,
+//!   the text around a line's moves; `error.rs`, why a line holds no position ([`LineError`]);
+//!   `table.rs`, the solver a run builds and the notes on its table.
 
 mod bench;
 mod board;
@@ -33,11 +38,8 @@ mod checkpointed;
 mod error;
 mod line;
 mod sizes;
+mod solve;
 mod table;
-
-use checkpointed::solve_checkpointed;
-use line::{analysis_text, first_field, printable};
-use table::{say_once, solver};
 
 pub use bench::{
     run_bench, run_empty_board_bench, BenchError, BenchLog, BenchOptions, BenchReport, BenchSet,
@@ -48,228 +50,4 @@ pub use checkpointed::{Checkpointing, EarlyStop};
 pub use error::{BoardError, LineError, MoveProblem};
 pub use line::MAX_BATCH_LINE_BYTES;
 pub use sizes::{SizeLineError, SizeOutcome};
-
-/// What [`run_batch_solve`] writes for each position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchMode {
-    /// The exact score.
-    Score,
-    /// Only who wins.
-    Weak,
-    /// The exact score of every column.
-    Analyze,
-}
-
-/// What [`run_batch_solve`] tells its caller beside the lines it wrote.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct BatchSummary {
-    /// Lines answered with an error because their checkpoint could not be used
-    /// ([`LineError::is_unusable_checkpoint`]).
-    pub checkpoint_failures: usize,
-}
-
-/// Settings for [`run_batch_solve`].
-#[derive(Debug, Clone)]
-pub struct BatchOptions {
-    /// What to write per position.
-    pub mode: BatchMode,
-    /// The board the lines' moves are played on.
-    pub board: BatchBoard,
-    /// Transposition table size, as a power of two of entries.
-    pub table_bits: u32,
-    /// Threads per exact search.
-    pub threads: usize,
-    /// The opening book the solver consults: the built-in one by default, `None` for none.
-    pub book: Option<Arc<Book>>,
-    /// Where exact scores save their progress as they go, and resume from.
-    pub checkpoint: Option<Checkpointing>,
-    /// A line for the log before the first search, when the table suits the board poorly: left
-    /// unsaid when no line needs a search (a finished checkpoint answers without one).
-    pub table_note: Option<String>,
-}
-
-impl BatchOptions {
-    /// The standard board and table, with `book`. (Unlike `..Default::default()`, this never
-    /// touches the built-in book when another or none is chosen.)
-    pub fn new(mode: BatchMode, threads: usize, book: Option<Arc<Book>>) -> BatchOptions {
-        BatchOptions {
-            mode,
-            board: BatchBoard::standard(),
-            table_bits: DEFAULT_TABLE_BITS,
-            threads,
-            book,
-            checkpoint: None,
-            table_note: None,
-        }
-    }
-}
-
-impl Default for BatchOptions {
-    fn default() -> BatchOptions {
-        BatchOptions::new(BatchMode::Score, 1, built_in_book())
-    }
-}
-
-/// Solves every line of `input` and writes one line per input line to `out`, flushing each
-/// answer as soon as it is written. With the options' [`Checkpointing`], an exact score saves
-/// its progress to the file at the interval asked for, with a line on `log` each time, and goes
-/// on from the file's if it holds the same position (see [`solve_checkpointed`]); once its
-/// [`EarlyStop`] is requested, the search under way saves and stops, its line says so, and no
-/// more lines are read. Returns how many lines failed for their checkpoint.
-///
-/// # Errors
-/// Only I/O errors of `input` or `out`; a bad line (not a position, not UTF-8, longer than
-/// [`MAX_BATCH_LINE_BYTES`]) or a checkpoint that cannot be used becomes an error line.
-pub fn run_batch_solve(
-    mut input: impl BufRead,
-    mut out: impl Write,
-    opts: &BatchOptions,
-    mut log: Option<&mut dyn Write>,
-) -> io::Result<BatchSummary> {
-    let mut summary = BatchSummary::default();
-    let mut solver = solver(
-        opts.table_bits,
-        opts.threads,
-        opts.book.as_ref(),
-        log.as_deref_mut(),
-    )?;
-    let mut table_note = opts.table_note.as_deref();
-    while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
-        let text = String::from_utf8_lossy(&line.bytes);
-        let moves = first_field(&text);
-        let position = if line.cut {
-            Err(LineError::TooLong)
-        } else if std::str::from_utf8(&line.bytes).is_err() {
-            Err(LineError::NotUtf8)
-        } else {
-            opts.board.position_of(moves)
-        };
-        // A checkpointed line says it once it knows that it searches.
-        if position.is_ok() && !(opts.mode == BatchMode::Score && opts.checkpoint.is_some()) {
-            say_once(&mut table_note, log.as_deref_mut());
-        }
-        let answer = position.and_then(|position| {
-            with_position!(position, |position| match (opts.mode, &opts.checkpoint) {
-                (BatchMode::Score, Some(plan)) => {
-                    solve_checkpointed(
-                        &mut solver,
-                        &position,
-                        plan,
-                        &opts.board,
-                        &mut table_note,
-                        log.as_deref_mut(),
-                    )
-                    .map(|score| score.to_string())
-                }
-                (BatchMode::Score, None) => Ok(solver.solve(&position).to_string()),
-                (BatchMode::Weak, _) => Ok(solver.solve_weak(&position).sign().to_string()),
-                (BatchMode::Analyze, _) => Ok(analysis_text(&solver.analyze(&position))),
-            })
-        });
-        match answer {
-            Err(error) => {
-                summary.checkpoint_failures += usize::from(error.is_unusable_checkpoint());
-                writeln!(out, "{} error: {error}", printable(moves))?;
-            }
-            Ok(answer) => writeln!(out, "{moves} {answer}")?,
-        }
-        // A filter in a pipeline answers each line as soon as it can, not when the input ends.
-        out.flush()?;
-        if opts
-            .checkpoint
-            .as_ref()
-            .is_some_and(|plan| plan.stop.is_requested())
-        {
-            break;
-        }
-    }
-    Ok(summary)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::notation::Counting;
-
-    fn batch(input: &str, mode: BatchMode) -> String {
-        let mut out = Vec::new();
-        let opts = BatchOptions {
-            mode,
-            table_bits: 18,
-            ..BatchOptions::default()
-        };
-        run_batch_solve(input.as_bytes(), &mut out, &opts, None).unwrap();
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn every_line_gets_an_answer_in_order() {
-        let out = batch(
-            "4455\n48\n1111111\n44x\n4455667\n44556671\n",
-            BatchMode::Score,
-        );
-        assert_eq!(
-            out,
-            "4455 18\n\
-             48 error: move 2 (column 8): the column is off the board (columns 1-7)\n\
-             1111111 error: move 7 (column 1): the column is full\n\
-             44x error: 'x' is not a column: expected a column number or a letter from a to p\n\
-             4455667 -18\n\
-             44556671 error: move 8 (column 1): the game is already over (x won)\n"
-        );
-    }
-
-    #[test]
-    fn a_finished_game_is_answered_with_its_result() {
-        // x connects with its 4th stone on ply 7: the loser to move scores -(22 - 4).
-        assert_eq!(batch("4455667\n", BatchMode::Weak), "4455667 -1\n");
-        assert_eq!(
-            batch("4455667\n", BatchMode::Analyze),
-            "4455667 - - - - - - -\n"
-        );
-        // A full board with no line is a draw.
-        let opts = BatchOptions {
-            board: BatchBoard::new(4, 1, Counting::FromOne).unwrap(),
-            table_bits: 18,
-            ..BatchOptions::default()
-        };
-        let mut out = Vec::new();
-        run_batch_solve(&b"1234\n"[..], &mut out, &opts, None).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "1234 0\n");
-    }
-
-    #[test]
-    fn lines_that_are_not_text_or_too_long_get_an_error_line_too() {
-        let mut input = b"4455\n\xff4\n".to_vec();
-        input.extend(std::iter::repeat_n(b'4', MAX_BATCH_LINE_BYTES + 1));
-        input.extend(b"\n444444\n");
-        let mut out = Vec::new();
-        let opts = BatchOptions {
-            table_bits: 18,
-            ..BatchOptions::default()
-        };
-        run_batch_solve(&input[..], &mut out, &opts, None).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 4, "{out}");
-        assert_eq!(lines[0], "4455 18");
-        assert_eq!(lines[1], "\u{fffd}4 error: the line is not UTF-8 text");
-        assert!(
-            lines[2].ends_with("4 error: the line is longer than 1024 bytes"),
-            "{}",
-            lines[2]
-        );
-        assert_eq!(lines[3], "444444 1");
-        let out = batch("44\u{1b}[2J55\n", BatchMode::Score);
-        assert!(out.starts_with("44\\u{1b}[2J55 error: "), "{out}");
-    }
-
-    #[test]
-    fn weak_mode_writes_the_sign_and_analyze_every_column() {
-        assert_eq!(batch("4455 18\n", BatchMode::Weak), "4455 1\n");
-        let out = batch("111111\n", BatchMode::Analyze);
-        let fields: Vec<&str> = out.split_whitespace().collect();
-        assert_eq!(fields.len(), 8, "{out}");
-        assert_eq!(&fields[..2], ["111111", "-"]);
-    }
-}
+pub use solve::{run_batch_solve, BatchMode, BatchOptions, BatchSummary};

@@ -61,10 +61,9 @@ pub(super) fn say_once(note: &mut Option<&str>, log: Option<&mut (impl Write + ?
 
 #[cfg(test)]
 mod tests {
-    use crate::batch::{
-        run_batch_solve, run_bench, run_empty_board_bench, BatchBoard, BatchOptions, BenchLog,
-        BenchOptions,
-    };
+    use crate::batch::bench::{run_bench, run_empty_board_bench, BenchLog, BenchOptions};
+    use crate::batch::board::BatchBoard;
+    use crate::batch::solve::{run_batch_solve, BatchOptions};
     use crate::notation::Counting;
 
     #[test]
