@@ -4,13 +4,9 @@
 use super::error::{BoardError, LineError, MoveProblem};
 use crate::engine::perfect::SOLVER_CONNECT;
 use crate::notation::{parse_moves_counting, Counting};
+use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 use crate::rules::{Game, MoveError, Variant};
 use crate::solver::AnyPosition;
-
-/// The standard board, the default of [`BatchBoard`].
-const STANDARD_WIDTH: u32 = 7;
-/// See [`STANDARD_WIDTH`].
-const STANDARD_HEIGHT: u32 = 6;
 
 /// The board a batch's move sequences are played on, and how their columns are numbered.
 #[derive(Debug, Clone)]
@@ -23,10 +19,15 @@ pub struct BatchBoard {
 }
 
 impl BatchBoard {
-    /// The standard 7x6 board, columns counted from 1.
+    /// The standard 7x6 board of the rules ([`STANDARD_WIDTH`] x [`STANDARD_HEIGHT`]), columns
+    /// counted from 1: the default of solving and the benchmark.
     pub fn standard() -> BatchBoard {
-        BatchBoard::new(STANDARD_WIDTH, STANDARD_HEIGHT, Counting::FromOne)
-            .expect("the solver plays the standard board")
+        BatchBoard::new(
+            STANDARD_WIDTH as u32,
+            STANDARD_HEIGHT as u32,
+            Counting::FromOne,
+        )
+        .expect("the solver plays the standard board")
     }
 
     /// A `width` x `height` board whose columns are written counting as `counting` says.
