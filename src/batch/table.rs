@@ -40,7 +40,7 @@ fn pages_note(solver: &Solver) -> Option<String> {
         } else {
             format!(
                 "table: {mib} MiB, not on 1 GiB pages (reserved by the system for the whole \
-                 table, they would be faster: README, \"Big boards\")"
+                 table, they would be faster: docs/solver.md, \"Big boards and long searches\")"
             )
         }
     })
@@ -95,7 +95,7 @@ mod tests {
         // Which one depends on the machine's reserve of 1 GiB pages.
         let on_giga = "table: 1024 MiB on 1 GiB pages\n";
         let other = "table: 1024 MiB, not on 1 GiB pages (reserved by the system for the whole \
-                     table, they would be faster: README, \"Big boards\")\n";
+                     table, they would be faster: docs/solver.md, \"Big boards and long searches\")\n";
         for log in logs_of(27) {
             assert!(log == on_giga || log == other, "{log}");
         }

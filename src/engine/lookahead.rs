@@ -1,5 +1,6 @@
 //! Depth-limited search on any variant (any size, connect length and number of players): the
-//! S4 "look ahead N moves" player, and the heuristic search used where the exact solver cannot go.
+//! pipes program's "look ahead N moves" player, and the heuristic search used where the exact
+//! solver cannot go.
 //!
 //! Values are from one player's point of view, 0 to 100: 100 that player has won, 0 another player
 //! has won, 50 a draw or (at the depth limit, plain evaluation) nothing known. With more than two
@@ -18,7 +19,7 @@ pub const UNKNOWN: i32 = 50;
 /// How a position at the depth limit is valued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Evaluation {
-    /// Always [`UNKNOWN`]: the S4 player, which only tells wins and losses apart.
+    /// Always [`UNKNOWN`]: the pipes program's player, which only tells wins and losses apart.
     Plain,
     /// Open windows: lines the searcher can still complete count for it, the others' against it,
     /// more the fuller they are; always strictly between [`LOSS`] and [`WIN`].

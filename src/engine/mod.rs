@@ -31,9 +31,10 @@ const EXACT_QUARTERS: u32 = 3;
 /// How the computer chooses a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
-    /// Uniformly among the legal columns (S2).
+    /// Uniformly among the legal columns (the letters program's computer).
     Random,
-    /// Look `plies` moves ahead, telling only wins from losses, ties broken by `tie_break` (S4).
+    /// Look `plies` moves ahead, telling only wins from losses, ties broken by `tie_break` (the
+    /// pipes program's computer).
     Lookahead { plies: u32, tie_break: TieBreak },
     /// The exact solver where it can play: fastest win, slowest loss, and among equals the
     /// column nearest the centre. Elsewhere, the heuristic search (see [`HEURISTIC_PLIES`]).
@@ -144,7 +145,7 @@ fn exact_share(limits: &Limits) -> Limits {
     }
 }
 
-/// How to choose among columns that search values equally (S4's rule).
+/// How to choose among columns that search values equally (the pipes program's rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TieBreak {
     /// The leftmost.
@@ -198,7 +199,8 @@ pub fn best_of<T: Ord + Copy>(values: &[Option<T>]) -> Vec<Column> {
         .collect()
 }
 
-/// A uniformly random legal column (S2's computer player); `None` when the game is over.
+/// A uniformly random legal column (the letters program's computer player); `None` when the
+/// game is over.
 pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Column> {
     let legal = game.legal_moves();
     (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
@@ -228,9 +230,10 @@ impl From<Lookahead> for Choice {
     }
 }
 
-/// S4's look-ahead player: values each column `plies` moves deep and takes the best, breaking
-/// ties by `tie_break`. With `Evaluation::Windows`, positions at the depth limit are judged by
-/// their open lines (the heuristic for boards and player counts the solver does not cover).
+/// The pipes program's look-ahead player: values each column `plies` moves deep and takes the
+/// best, breaking ties by `tie_break`. With `Evaluation::Windows`, positions at the depth limit
+/// are judged by their open lines (the heuristic for boards and player counts the solver does not
+/// cover).
 /// With a deadline, the search deepens one move at a time and the deepest look that finished
 /// chooses; without one it looks `plies` deep at once, and when `stop` is set before it
 /// finishes, a one-move look (which always finishes) chooses. A choice cut short is not proven.

@@ -11,20 +11,22 @@ use crate::rules::{Board, Variant};
 /// One of the source programs' board layouts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Style {
-    /// S0's boxed grid with `+---+` rules, `| x |` cells and a `col 1   2` footer.
+    /// The grid program's boxed grid with `+---+` rules, `| x |` cells and a `col 1   2` footer.
     /// Labels 10-16 start where a one-digit label would, so they lean one place right.
     Grid,
-    /// S1's `.` for empty cells, every cell three characters wide, under a header of column
-    /// numbers. Labels are right-aligned in two places, so the last digit of `10`-`16` sits
-    /// above its column's tokens just as `1`-`9` do.
+    /// The dots program's `.` for empty cells, every cell three characters wide, under a header of
+    /// column numbers. Labels are right-aligned in two places, so the last digit of `10`-`16`
+    /// sits above its column's tokens just as `1`-`9` do.
     Dots,
-    /// S2's letter header `ABCDEFG` (up to `P`) over rows of tokens and `.`, no spaces.
+    /// The letters program's letter header `ABCDEFG` (up to `P`) over rows of tokens and `.`, no
+    /// spaces.
     Letters,
-    /// S4's `|X|O| |` rows over a rule of `2*width+1` dashes and 0-based column labels, which
-    /// wrap to `0` after `9` (as the source does) so that each stays one character under its cell.
+    /// The pipes program's `|X|O| |` rows over a rule of `2*width+1` dashes and 0-based column
+    /// labels, which wrap to `0` after `9` (as that program does) so that each stays one character
+    /// under its cell.
     Pipes,
-    /// S3's grid of numbers: `0` for an empty cell and the player's number (`1`, `2`, up to `8`
-    /// with more players) for a stone, one space between cells, no labels.
+    /// The numbers program's grid of numbers: `0` for an empty cell and the player's number (`1`,
+    /// `2`, up to `8` with more players) for a stone, one space between cells, no labels.
     Numbers,
 }
 
@@ -245,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn grid_reproduces_s0() {
+    fn grid_reproduces_the_grid_program() {
         let v = variant(7, 6, ['x', 'o']);
         let b = board(
             &v,
@@ -272,7 +274,7 @@ col 1   2   3   4   5   6   7
     }
 
     #[test]
-    fn dots_reproduce_s1() {
+    fn dots_reproduce_the_dots_program() {
         let v = variant(7, 6, ['X', 'Y']);
         let b = board(
             &v,
@@ -292,7 +294,7 @@ col 1   2   3   4   5   6   7
     }
 
     #[test]
-    fn letters_reproduce_s2() {
+    fn letters_reproduce_the_letters_program() {
         let v = variant(7, 6, ['X', 'O']);
         let rows = [
             ".......", ".......", "O......", "X.O...O", "XXOX..X", "XOOXOOX",
@@ -303,7 +305,7 @@ col 1   2   3   4   5   6   7
     }
 
     #[test]
-    fn pipes_reproduce_s4() {
+    fn pipes_reproduce_the_pipes_program() {
         let v = variant(7, 6, ['X', 'O']);
         let b = board(
             &v,
@@ -324,7 +326,7 @@ col 1   2   3   4   5   6   7
     }
 
     #[test]
-    fn numbers_reproduce_s3() {
+    fn numbers_reproduce_the_numbers_program() {
         let v = variant(7, 6, ['x', 'o']);
         let b = board(
             &v,

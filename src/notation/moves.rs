@@ -15,7 +15,7 @@
 //!   solvers' notation). Otherwise each run of digits is one column number (`10 11 3`,
 //!   `10,11,3`, and `4 4 5 3` on any board).
 //! - An item may not mix letters and digits (`4D`), and any other character is an error.
-//! - Numbers count from 1, or from 0 as S4 counts them when the caller asks
+//! - Numbers count from 1, or from 0 as the pipes program counts them when the caller asks
 //!   ([`MoveText::columns_counting`]); the columns read are 1-based either way.
 //!
 //! Leading and trailing separators do not count as "a separator" for the digit rule: ` 4453 `
@@ -83,9 +83,9 @@ fn is_separator(c: char) -> bool {
 /// Where written column numbers start. Letters always start at `a` = column 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Counting {
-    /// `1` is the leftmost column, as S0, S1 and the protocol count.
+    /// `1` is the leftmost column, as the grid and dots programs and the protocol count.
     FromOne,
-    /// `0` is the leftmost column, as S4 counts.
+    /// `0` is the leftmost column, as the pipes program counts.
     FromZero,
 }
 

@@ -51,12 +51,12 @@ impl BoardStyle {
 /// How columns are named in prompts and messages, and how typed numbers are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColumnNames {
-    /// `1` to `16`, as S0, S1 and the protocol count.
+    /// `1` to `16`, as the grid and dots programs and the protocol count.
     Numbers,
-    /// `A` to `P`, as S2 names them (numbers are still read too).
+    /// `A` to `P`, as the letters program names them (numbers are still read too).
     Letters,
-    /// `0` to `15`, as S4 counts them and the `pipes` layout labels them; typed numbers are read
-    /// from 0 as well.
+    /// `0` to `15`, as the pipes program counts them and the `pipes` layout labels them; typed
+    /// numbers are read from 0 as well.
     FromZero,
 }
 
@@ -254,7 +254,7 @@ pub struct PlayOptions {
     pub moves: Option<String>,
     /// Whether one game starts at once, without the menu or questions for names (people not
     /// named are `Player N`), and `c4 play` ends when it ends: for a file of answers that holds
-    /// only columns, as S1's grader pipes it.
+    /// only columns, as the dots program's grader pipes it.
     pub start: bool,
     /// Whether each answer read is written after its prompt, so that a transcript of piped input
     /// reads like a terminal session.
@@ -668,10 +668,10 @@ mod tests {
                 .start()
                 .unwrap()
         };
-        let s4 = game("--from-zero --moves 012345");
-        assert_eq!(s4, game("--moves 123456"));
-        assert_eq!(game("--moves 012345 --from-zero"), s4);
-        assert_eq!(game("--from-zero --moves a,b,c,d,e,f"), s4);
+        let set_board = game("--from-zero --moves 012345");
+        assert_eq!(set_board, game("--moves 123456"));
+        assert_eq!(game("--moves 012345 --from-zero"), set_board);
+        assert_eq!(game("--from-zero --moves a,b,c,d,e,f"), set_board);
     }
 
     #[test]

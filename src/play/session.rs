@@ -596,8 +596,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(self.say(&line)?)
     }
 
-    /// Asks for a file and saves the game in S0's format, then shows the board (as S0 does); the
-    /// same player then moves.
+    /// Asks for a file and saves the game in the grid program's format, then shows the board (as
+    /// the grid program does); the same player then moves.
     fn save(&mut self) -> Result<(), Halt> {
         let file = self.ask("File to save to: ")?;
         if file.is_empty() {
@@ -626,7 +626,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 for line in game.winning_lines() {
                     let first = line.cells[0];
                     let way = match line.direction {
-                        // Rows are counted from the top, as S1 counts them.
+                        // Rows are counted from the top, as the dots program counts them.
                         Direction::Horizontal => format!("row {}", variant.height() - first.row),
                         Direction::Vertical => {
                             format!("column {}", self.column_name(first.column as u64 + 1))

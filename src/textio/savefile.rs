@@ -162,7 +162,7 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl Fn(io::Error) -> S
 }
 
 /// The text of a saved game: a line per name, the FEN, and the rules line if the rules are not
-/// S0's.
+/// the grid program's.
 pub fn format(names: &[String], game: &Game) -> String {
     let mut text = String::new();
     for name in names {
@@ -172,8 +172,8 @@ pub fn format(names: &[String], game: &Game) -> String {
     text.push_str(&fen_of(game));
     text.push('\n');
     let variant = game.variant();
-    let s0 = Variant::default().with_size(variant.width(), variant.height());
-    if s0.as_ref() != Ok(variant) {
+    let standard = Variant::default().with_size(variant.width(), variant.height());
+    if standard.as_ref() != Ok(variant) {
         text.push_str(&rules_line(&Settings::rules_of(variant)));
         text.push('\n');
     }
@@ -264,8 +264,8 @@ fn write_checked(
     Ok(())
 }
 
-/// Reads a saved game: by the rules its rules line states, or else by S0's; the FEN sets the
-/// board size.
+/// Reads a saved game: by the rules its rules line states, or else by the grid program's; the FEN
+/// sets the board size.
 pub fn load(path: &Path) -> Result<(Vec<String>, Game), SaveError> {
     let shown = path.display().to_string();
     let file = open_regular(path).map_err(io_error("load", path))?;
@@ -362,8 +362,8 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
             rules
         }
         None => {
-            let s0 = Variant::default();
-            if lines.len() != s0.players() + 1 {
+            let standard = Variant::default();
+            if lines.len() != standard.players() + 1 {
                 // A rules line with more lines after it, right after the FEN.
                 let misplaced = (1..lines.len()).find(|&i| {
                     lines[i].trim_start().starts_with(RULES_WORD) && is_fen(lines[i - 1])
@@ -381,7 +381,7 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
                     more,
                 });
             }
-            s0
+            standard
         }
     };
     let expected = variant.players() + 1;
@@ -577,7 +577,7 @@ mod tests {
         assert_eq!(loaded, names);
         assert_eq!(back.variant(), &rules);
         assert_eq!(fen_of(&back), "XYZ2/5/5/5 X");
-        // A standard game's file is S0's, three lines, whatever the board's size.
+        // A standard game's file is the grid program's, three lines, whatever the board's size.
         let game = Game::new(Variant::default().with_size(9, 7).unwrap());
         assert_eq!(format(&names[..2], &game), "Ann\nBen\n9/9/9/9/9/9/9 x\n");
         // The early draw is not a standard rule: a game that plays by it says so.
@@ -707,8 +707,8 @@ mod tests {
     }
 
     #[test]
-    fn a_file_without_a_rules_line_is_s0s_game() {
-        // Read by S0's rules whatever game a session had: x and o, connect 4.
+    fn a_file_without_a_rules_line_is_the_grid_programs_game() {
+        // Read by the grid program's rules whatever game a session had: x and o, connect 4.
         let (_, game) = parse("Ann\nBen\nxo5/xo5/7/7/7/7 x\n").ok().unwrap();
         assert_eq!(game.variant(), &Variant::default());
         let said = parse("Ann\nBen\nCy\n7/7/7/7/7/7 x\n")
