@@ -7,11 +7,14 @@ use std::time::Instant;
 
 use super::bitboard::Bitboard;
 use super::book::Book;
+use super::error::SolverError;
 use super::order::{centre_out, MoveList, MAX_WIDTH};
 use super::parallel::{Claim, Crew, Probe, Shared};
+use super::position::Position;
 use super::position::{has_stacked_threats_over, Geometry};
+use super::score::{Outcome, Score};
 use super::table::{Bounds, Table};
-use super::{Outcome, Position, ProbeProgress, Score, SolverError};
+use super::ProbeProgress;
 
 /// The default table: 2^18 entries, 2 MiB. With the 1 MiB near-leaf table most probes hit the
 /// processor's caches, which pays for the positions a larger table would keep. Against 2^20
