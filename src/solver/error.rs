@@ -15,7 +15,8 @@ pub enum SolverError {
         width: u32,
         /// Rows asked for.
         height: u32,
-        /// The bits of the bitboard it was asked for: 64, or 128 for [`AnyPosition`](super::AnyPosition).
+        /// The bits of the bitboard it was asked for: 64, or 128 for
+        /// [`AnyPosition`](super::AnyPosition).
         cells: u32,
     },
     /// A side longer than the solver's (and the rules') 16.

@@ -8,42 +8,33 @@
 //! on 7x6), a loss the negative, a draw 0. Perfect play wins as fast and loses as slowly as
 //! possible.
 
+mod analyze;
 mod any_position;
 mod bitboard;
 pub mod book;
 mod error;
+#[cfg(test)]
+mod exhaustive;
+mod keys;
+mod limits;
+mod negamax;
 mod order;
 mod parallel;
 mod position;
+mod proven;
+mod root;
 mod score;
-mod search;
+mod state;
 mod table;
+mod threads;
 
 pub(crate) use any_position::with_position;
 pub use any_position::AnyPosition;
 pub use bitboard::Bitboard;
 pub use error::SolverError;
+pub use limits::Limits;
+pub use parallel::{MAX_THREADS, PARALLEL_MIN_NODES};
 pub use position::Position;
+pub use proven::ProbeProgress;
 pub use score::{Outcome, Score};
-pub use search::{
-    table_bits_for_mib, table_mib, Limits, Solver, DEFAULT_TABLE_BITS, MAX_THREADS,
-    PARALLEL_MIN_NODES,
-};
-
-/// How far a stopped search got in its last probe ([`Solver::probe_progress`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ProbeProgress {
-    /// The probe asked whether the score is above this.
-    pub above: Score,
-    /// The columns (bit 0: the leftmost) whose moves are known to score no more than `above`.
-    pub ruled_out: u32,
-    /// The columns that can be played.
-    pub playable: u32,
-}
-
-impl ProbeProgress {
-    /// The columns ruled out, leftmost first, numbered from 0.
-    pub fn ruled_out_columns(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..u32::BITS).filter(|column| self.ruled_out >> column & 1 == 1)
-    }
-}
+pub use state::{table_bits_for_mib, table_mib, Solver, DEFAULT_TABLE_BITS};
