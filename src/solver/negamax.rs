@@ -85,7 +85,7 @@ impl Solver {
     /// their refutations, [`enhanced_transposition_cutoff`](Self::enhanced_transposition_cutoff),
     /// the moves searched ([`search_moves`](Self::search_moves)), the entry stored. The bounds,
     /// the table's entry and the ordered moves stay in this body: as helpers of their own they
-    /// took 0.7-2.4% more instructions (docs/solver.md, "The search's code").
+    /// took 0.8-2.4% more instructions (docs/solver.md, "The search's code").
     fn negamax<B: Bitboard, S: Shape<B>, K: Keys, const WIDTH: usize, const SPLIT: bool>(
         &mut self,
         position: &Position<B>,
