@@ -1,7 +1,8 @@
 //! [`AnyPosition`]: a solver position on the narrowest bitboard its board fits, chosen at run
 //! time, and [`with_position!`] to run generic solver code on whichever it is.
 
-use super::{Position, SolverError};
+use super::error::SolverError;
+use super::position::Position;
 
 /// A solver position on a 64-bit bitboard when the board's cells and sentinels fit one (7x6,
 /// 8x7, 9x6), else on a 128-bit one (8x8, 9x7, 10x10): what the front ends hold, since they

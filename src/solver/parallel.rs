@@ -1,6 +1,8 @@
-//! Threads that search one probe together: the [`Crew`] of helper threads a solver keeps between
-//! searches, the [`Probe`] they are handed, and the [`Busy`] table through which they split the
-//! work; the search itself, and what a helper does with a probe, are in `search.rs`.
+//! Threads that search one probe together: the [`Helpers`] a solver keeps between searches (a
+//! [`Crew`] of threads and their near-leaf tables), the [`Probe`] they are handed, the [`Team`]
+//! of a probe, the [`Busy`] table through which they split the work, and the settings of that
+//! split; the solver's side of it (calling helpers in, what a helper does with a probe) is
+//! threads.rs, the search itself negamax.rs.
 //!
 //! The split is ABDADA's (Weill, 1996): every thread searches the same probe from the root, and
 //! each move only while no other thread searches it, leaving it for later otherwise; by the time
@@ -14,12 +16,46 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
+use super::bitboard::Bitboard;
 use super::book::Book;
 use super::position::Position;
+use super::table::Table;
 
 /// The busy table has `2^BUSY_BITS` slots (32 KiB): each thread marks at most the positions on
 /// its path from the root, so even 64 threads fill a small part of it.
 const BUSY_BITS: u32 = 12;
+
+/// The most threads one search uses.
+pub const MAX_THREADS: usize = 64;
+
+/// Nodes an exact search takes on its own before helper threads join it: waking them and
+/// stopping them again costs about as much as searching a few hundred nodes, so small searches
+/// stay on one thread.
+pub const PARALLEL_MIN_NODES: u64 = 20_000;
+
+/// How many nodes pass between two looks at whether another thread has answered the probe: a
+/// thread that goes on searching an answered probe wastes its time.
+pub(crate) const TEAM_CHECK_INTERVAL: u64 = 1024;
+
+/// Positions with at least this many empty cells are split between the threads of a probe
+/// (their moves after the first are searched by one thread at a time); below it, marking
+/// positions as busy, which takes the busy table's cache lines from the other threads, would
+/// cost more than it saves.
+pub(crate) const SPLIT_MIN_EMPTY: i32 = 22;
+
+/// While threads search a probe together, each keeps the positions with at most this many empty
+/// cells in its own near-leaf table, and only those above in the shared one: the threads
+/// mostly search apart, and every line one of them writes in the shared table is taken from
+/// the other's cache.
+pub(crate) const TEAM_NEAR_LEAF_EMPTY: i32 = 18;
+
+// The moves a thread leaves for later are answered in the shared table.
+const _: () = assert!(TEAM_NEAR_LEAF_EMPTY < SPLIT_MIN_EMPTY - 1);
+
+/// The near-leaf table of each thread of a solver with more than one: 2^18 entries, 2 MiB,
+/// since in a search with others it holds the positions of up to [`TEAM_NEAR_LEAF_EMPTY`]
+/// empty cells.
+pub(crate) const PARALLEL_NEAR_LEAF_BITS: u32 = 18;
 
 /// The positions that threads are searching right now, each in a slot chosen by its key.
 pub(crate) struct Busy {
@@ -280,6 +316,49 @@ impl Drop for Crew {
         for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
+    }
+}
+
+/// The probe a thread is searching with others, and what they share.
+pub(crate) struct Team {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) generation: u64,
+}
+
+impl Team {
+    pub(crate) fn is_answered(&self) -> bool {
+        self.shared.is_answered(self.generation)
+    }
+}
+
+/// The busy table's key of a table key: a `u128` key folded into 64 bits (two positions whose
+/// keys fold alike only wait for each other once in a while).
+#[inline]
+pub(crate) fn busy_key<K: Bitboard>(key: K) -> u64 {
+    let key = key.to_u128();
+    key as u64 ^ (key >> 64) as u64
+}
+
+/// A solver's helper threads, each with its own near-leaf table: those positions are cheap to
+/// search again, and sharing them would have the threads fight over the cache lines they write
+/// most often.
+pub(crate) struct Helpers {
+    pub(crate) crew: Crew,
+    pub(crate) near_leaf: Vec<Arc<Table>>,
+}
+
+impl Helpers {
+    /// Starts `count` helpers, each with a near-leaf table of its own, running what `serve`
+    /// makes of that table (a solver on it and on the table shared by all).
+    pub(crate) fn start<F>(count: usize, serve: impl Fn(&Arc<Table>) -> F) -> Helpers
+    where
+        F: FnOnce(Arc<Shared>) + Send + 'static,
+    {
+        let near_leaf: Vec<Arc<Table>> = (0..count)
+            .map(|_| Arc::new(Table::with_bits(PARALLEL_NEAR_LEAF_BITS)))
+            .collect();
+        let crew = Crew::start(count, |index| serve(&near_leaf[index]));
+        Helpers { crew, near_leaf }
     }
 }
 

@@ -3,7 +3,7 @@
 //! of at most [`MAX_SIDE`]; owns move generation and win detection, nothing about search.
 
 use super::bitboard::Bitboard;
-use super::SolverError;
+use super::error::SolverError;
 
 /// The number of stones in a row that wins.
 const CONNECT: u32 = 4;

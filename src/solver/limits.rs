@@ -1,0 +1,27 @@
+//! [`Limits`]: what may stop a search before its exact score (a node count, a flag, a
+//! deadline), and how often a search looks at them; the looking is the root's (root.rs).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How many nodes pass between two looks at the limits; small enough to stop within about a
+/// millisecond, large enough to cost nothing.
+pub(super) const CHECK_INTERVAL: u64 = 4096;
+
+/// Bounds on one search. The default has none: the search runs to the exact score.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop soon after this flag becomes true (checked every few thousand nodes).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop soon after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Limits {
+    pub(super) fn is_unbounded(&self) -> bool {
+        self.max_nodes.is_none() && self.stop.is_none() && self.deadline.is_none()
+    }
+}

@@ -1,0 +1,78 @@
+//! [`Score`], an exact score from the side to move, and [`Outcome`], what a weak solve finds:
+//! plain values with no search in them (the convention is in the [`solver`](super) module's doc).
+
+use std::fmt;
+
+/// An exact score from the side to move (the convention is in the [`solver`](super) module's
+/// doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Score(i8);
+
+impl Score {
+    /// The draw score.
+    pub const DRAW: Score = Score(0);
+
+    /// A score of `value` (positive: the side to move wins).
+    pub fn new(value: i8) -> Score {
+        Score(value)
+    }
+
+    /// The score as a number.
+    pub fn value(self) -> i8 {
+        self.0
+    }
+
+    /// Win, draw or loss for the side to move.
+    pub fn outcome(self) -> Outcome {
+        match self.0 {
+            v if v > 0 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+
+    /// The same score seen by the other side.
+    pub fn flipped(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The result of a weak solve: who wins with perfect play, not how fast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl Outcome {
+    /// `1`, `0` or `-1`: the sign of every score with this outcome.
+    pub fn sign(self) -> i8 {
+        match self {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_follow_the_sign() {
+        assert_eq!(Score::new(3).outcome(), Outcome::Win);
+        assert_eq!(Score::new(-1).outcome(), Outcome::Loss);
+        assert_eq!(Score::DRAW.outcome().sign(), 0);
+    }
+}

@@ -1,0 +1,296 @@
+//! The [`Solver`] itself: its tables, threads, book and counters, how one is made and set up.
+//! What it does lives beside it: root.rs (the probes of a position), negamax.rs (the search),
+//! analyze.rs (every column), threads.rs (its helpers), keys.rs (its tables' keys), proven.rs
+//! (what a stopped search leaves for the next).
+
+use std::sync::Arc;
+
+use super::bitboard::Bitboard;
+use super::book::Book;
+use super::error::SolverError;
+use super::limits::Limits;
+use super::parallel::{Helpers, Team, MAX_THREADS, PARALLEL_NEAR_LEAF_BITS};
+use super::position::Position;
+use super::score::Score;
+use super::table::Table;
+
+/// The default table: 2^18 entries, 2 MiB. With the 1 MiB near-leaf table most probes hit the
+/// processor's caches, which pays for the positions a larger table would keep. Against 2^20
+/// entries with a 2^19 near-leaf table, in alternating runs: 6% more nodes on every 25th
+/// begin-hard line, yet 12% less time there, 28% less on every 20th begin-medium line, 30% less
+/// on middle-easy, and the empty board in 29.1 s instead of 31.2 s.
+pub const DEFAULT_TABLE_BITS: u32 = 18;
+
+/// The table bits of a table of `mib` MiB, rounded down to a power of two (2^17 entries of 8
+/// bytes are 1 MiB), as the protocol's `hash` and the command line's `--hash` ask for it.
+pub fn table_bits_for_mib(mib: u32) -> u32 {
+    17 + mib.max(1).ilog2()
+}
+
+/// The MiB of a table of `2^bits` entries (at least 2^17): the inverse of
+/// [`table_bits_for_mib`].
+pub fn table_mib(bits: u32) -> u64 {
+    1 << bits.saturating_sub(17)
+}
+
+/// Positions with at most this many empty cells go to the small near-leaf table.
+pub(super) const NEAR_LEAF_EMPTY: i32 = 12;
+
+/// The near-leaf table: 2^17 entries, 1 MiB (see [`DEFAULT_TABLE_BITS`]).
+const NEAR_LEAF_BITS: u32 = 17;
+
+/// An exact Connect Four solver with its own transposition table.
+///
+/// The table survives between calls (so analysing the children of a solved position is cheap)
+/// until [`reset`](Self::reset).
+pub struct Solver {
+    /// Positions with more empty cells than go to `near_leaf`: few, costly to search again.
+    /// Shared with the helper threads of a search.
+    pub(super) table: Arc<Table>,
+    /// Positions near the leaves: very many, cheap, short-lived; a small table that stays in
+    /// cache saves a memory miss on most nodes. Each thread of a search has its own.
+    pub(super) near_leaf: Arc<Table>,
+    /// Threads per exact search, this one included.
+    pub(super) threads: usize,
+    /// The helper threads of this solver's searches, started at the first search that needs
+    /// them.
+    pub(super) helpers: Option<Helpers>,
+    /// Set while this thread searches a probe with others.
+    pub(super) team: Option<Team>,
+    /// The probe this thread is searching (on the 128-bit bitboard, which holds every board),
+    /// for helpers that join it midway.
+    pub(super) probe: Option<(Position<u128>, i32, i32)>,
+    /// The position (its key) and score of the last probe this thread started, kept after it
+    /// stops, for [`probe_progress`](Self::probe_progress).
+    pub(super) last_probe: Option<(u128, i32)>,
+    /// The node count at which the helpers join this search.
+    pub(super) parallel_from: u64,
+    /// Set when the helpers were called in during a probe, which this thread then starts again.
+    pub(super) restart: bool,
+    /// Positions with at most this many empty cells go to `near_leaf`: [`NEAR_LEAF_EMPTY`], or
+    /// [`TEAM_NEAR_LEAF_EMPTY`](super::parallel::TEAM_NEAR_LEAF_EMPTY) while this thread
+    /// searches with others.
+    pub(super) near_leaf_empty: i32,
+    pub(super) nodes: u64,
+    pub(super) limits: Limits,
+    pub(super) limits_start: u64,
+    pub(super) next_check: u64,
+    pub(super) interrupted: bool,
+    /// Whether table keys are folded with their mirror image (set per search).
+    pub(super) mirror: bool,
+    /// The board of the last search: keys only identify positions of one board size (and are
+    /// stored in one-word or two-word entries by size), so the tables are cleared when it
+    /// changes.
+    pub(super) board: Option<Board>,
+    /// Exact scores of the opening, consulted before searching a position it holds: the book
+    /// the caller handed in, none until then.
+    pub(super) book: Option<Arc<Book>>,
+    /// The book's depth when it is for the board of this search, else -1: positions with more
+    /// stones skip the book at the cost of one comparison.
+    pub(super) book_depth: i32,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with the default table ([`DEFAULT_TABLE_BITS`]).
+    pub fn new() -> Solver {
+        Solver::with_table_bits(DEFAULT_TABLE_BITS)
+    }
+
+    /// A solver whose table holds about `2^bits` entries of 8 bytes (clamped to 16..=36).
+    ///
+    /// # Panics
+    /// When the system refuses the table's memory; for a size the user chooses, see
+    /// [`try_with_table_bits`](Self::try_with_table_bits).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver::try_with_table_bits(bits).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`with_table_bits`](Self::with_table_bits), for a table size the user asked for.
+    ///
+    /// # Errors
+    /// [`SolverError::TableMemory`]: the system refused the table's memory (the table's pages
+    /// are only taken as the search first writes them, so a table the system grants may still
+    /// outgrow the memory free later).
+    pub fn try_with_table_bits(bits: u32) -> Result<Solver, SolverError> {
+        let table = Table::try_with_bits(bits).ok_or(SolverError::TableMemory {
+            mib: table_mib(bits.clamp(16, 36)),
+        })?;
+        Ok(Solver::on_tables(
+            Arc::new(table),
+            Arc::new(Table::with_bits(NEAR_LEAF_BITS)),
+            None,
+            None,
+        ))
+    }
+
+    pub(super) fn on_tables(
+        table: Arc<Table>,
+        near_leaf: Arc<Table>,
+        board: Option<Board>,
+        book: Option<Arc<Book>>,
+    ) -> Solver {
+        Solver {
+            table,
+            near_leaf,
+            threads: 1,
+            helpers: None,
+            team: None,
+            probe: None,
+            last_probe: None,
+            parallel_from: u64::MAX,
+            restart: false,
+            near_leaf_empty: NEAR_LEAF_EMPTY,
+            nodes: 0,
+            limits: Limits::default(),
+            limits_start: 0,
+            next_check: u64::MAX,
+            interrupted: false,
+            mirror: false,
+            board,
+            book,
+            book_depth: -1,
+        }
+    }
+
+    /// Looks positions up in `book` (or in none) before searching them. A new solver consults
+    /// none: which book, if any, is the caller's choice (the front ends hand in the one built
+    /// into the binary unless told otherwise).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The book this solver consults, if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// The score of `position` in the book this solver consults, when the book holds it.
+    pub fn known_score<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
+        self.book_score(position)
+    }
+
+    /// The book's score of `position` when the book holds it.
+    #[inline(never)]
+    pub(super) fn book_score<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
+        self.book.as_ref()?.score(&position.narrowed()?)
+    }
+
+    /// The least score of `position` that the book's scores of its parents allow
+    /// ([`Book::floor`]).
+    pub(super) fn known_floor<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
+        self.book.as_ref()?.floor(&position.narrowed()?)
+    }
+
+    /// Searches exact scores ([`solve`](Self::solve), [`analyze`](Self::analyze) and the like)
+    /// with `threads` threads sharing the table (1, the default, to [`MAX_THREADS`]). Helpers
+    /// join a search only once it has taken [`PARALLEL_MIN_NODES`](super::PARALLEL_MIN_NODES)
+    /// nodes, so small searches stay on one thread; they are started then and kept, asleep, for
+    /// the next searches. [`analyze`](Self::analyze) instead solves its columns side by side
+    /// once it has taken as many nodes ([`solve_side_by_side`](Self::solve_side_by_side)).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.clamp(1, MAX_THREADS);
+        if threads != self.threads {
+            self.helpers = None;
+            self.near_leaf = Arc::new(Table::with_bits(near_leaf_bits(threads)));
+        }
+        self.threads = threads;
+    }
+
+    /// Threads per exact search ([`set_threads`](Self::set_threads)).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The tables' size in bytes, the near-leaf table of every thread included.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes() + self.threads * self.near_leaf.bytes()
+    }
+
+    /// Whether the shared table is large enough to ask for 1 GiB pages.
+    pub fn is_table_for_giga_pages(&self) -> bool {
+        self.table.is_for_giga_pages()
+    }
+
+    /// Whether the shared table lies on 1 GiB pages, which only tables of 1 GiB or more ask for
+    /// and only a system with that many of them reserved and free gives.
+    pub fn is_table_on_giga_pages(&self) -> bool {
+        self.table.is_on_giga_pages()
+    }
+
+    /// Positions searched since the last [`reset`](Self::reset).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Empties the table and zeroes the node counter.
+    pub fn reset(&mut self) {
+        self.clear_tables();
+        self.nodes = 0;
+    }
+
+    /// Empties the tables of this solver and of its helpers.
+    pub(super) fn clear_tables(&self) {
+        self.table.clear();
+        self.near_leaf.clear();
+        if let Some(helpers) = &self.helpers {
+            for table in &helpers.near_leaf {
+                table.clear();
+            }
+        }
+    }
+}
+
+/// What identifies a board for the tables: its size (which decides how keys are stored, see
+/// [`Solver::key_form`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Board {
+    width: u32,
+    height: u32,
+}
+
+impl Board {
+    pub(super) fn of<B: Bitboard>(position: &Position<B>) -> Board {
+        Board {
+            width: position.width(),
+            height: position.height(),
+        }
+    }
+}
+
+/// The bits of each near-leaf table of a solver with `threads` threads.
+fn near_leaf_bits(threads: usize) -> u32 {
+    if threads > 1 {
+        PARALLEL_NEAR_LEAF_BITS
+    } else {
+        NEAR_LEAF_BITS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::book::canonical_key;
+
+    #[test]
+    fn a_new_solver_consults_no_book_until_one_is_handed_in() {
+        let empty = Position::<u64>::new(7, 6).unwrap();
+        let fresh = Solver::new();
+        assert!(fresh.book().is_none());
+        assert_eq!(fresh.known_score(&empty), None);
+        let book = Book::from_scores(7, 6, 0, [(canonical_key(&empty), Score::new(1))]).unwrap();
+        let mut solver = Solver::new();
+        solver.set_book(Some(Arc::new(book)));
+        assert_eq!(solver.solve(&empty).value(), 1);
+        assert_eq!(solver.nodes(), 0, "answered by the book, not searched");
+        assert_eq!(solver.known_score(&empty), Some(Score::new(1)));
+        solver.set_book(None);
+        assert!(solver.book().is_none());
+        assert_eq!(solver.known_score(&empty), None);
+    }
+}
