@@ -7,6 +7,7 @@
 use std::io::Cursor;
 
 use c4::protocol::ugi::{command_of, run, Opening, UgiCommand};
+use c4::protocol::Trust;
 use libfuzzer_sys::fuzz_target;
 
 /// The first words of every line the dialect writes.
@@ -42,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let mut out = Vec::new();
-    run(Cursor::new(input), &mut out, Opening::Fresh).expect("memory I/O cannot fail");
+    run(Cursor::new(input), &mut out, Opening::Fresh, Trust::Full).expect("memory I/O cannot fail");
     let text = String::from_utf8(out).expect("replies are UTF-8");
     for line in text.lines() {
         assert!(
