@@ -3,6 +3,8 @@
 //! (0 success; 1 a failed command under `--strict`, a wrong benchmark score or an I/O error; 2 a
 //! usage error or an unreadable file; a checkpointed solve stopped by a signal ends by it).
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -29,23 +31,9 @@ fn c4(args: &[&str], input: &str) -> Run {
     }
 }
 
-/// A fresh folder for benchmark files of this test.
+/// A fresh folder for the files of this test.
 fn scratch(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("c4-cli-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    folder
-}
-
-/// The names in `folder`, sorted.
-#[cfg(target_os = "linux")]
-fn names(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+    common::empty_folder("cli", name)
 }
 
 const SUBCOMMANDS: [&[&str]; 7] = [
@@ -400,7 +388,7 @@ fn a_signal_stops_a_checkpointed_solve_once_its_progress_is_saved() {
         "{log}"
     );
     // Nothing is left beside the checkpoint: no lock file, no new file of a save.
-    assert_eq!(names(&folder), ["run.ckpt"]);
+    assert_eq!(common::names(&folder), ["run.ckpt"]);
     // Resumed, and sent two SIGTERMs, c4 ends at once on the second, during the first's save or
     // after it: still nothing is left.
     let mut twice = Running::start(&c4, &args, b"4\n");
@@ -408,7 +396,7 @@ fn a_signal_stops_a_checkpointed_solve_once_its_progress_is_saved() {
     twice.signal("TERM");
     twice.signal("TERM");
     assert_eq!(twice.end().0.signal(), Some(15));
-    assert_eq!(names(&folder), ["run.ckpt"]);
+    assert_eq!(common::names(&folder), ["run.ckpt"]);
     // Started with SIGHUP ignored (nohup), c4 leaves it ignored.
     let other = folder.join("other.ckpt");
     let other_args = [

@@ -4,6 +4,8 @@
 //! checkpoint it cannot use.
 #![cfg(unix)]
 
+mod common;
+
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::symlink;
@@ -21,20 +23,7 @@ const NOT_REGULAR: &str = "it is not a regular file (a pipe, a device or a socke
 
 /// A fresh folder for this test.
 fn scratch(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("c4-files-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    folder
-}
-
-/// The names in `folder`, sorted.
-fn names(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+    common::empty_folder("files", name)
 }
 
 /// A named pipe at `path`, which no process writes to.
@@ -121,7 +110,7 @@ fn save_never_writes_through_a_link_planted_where_it_writes() {
             assert!(link.file_type().is_symlink(), "{name}");
             fs::remove_file(folder.join(name)).unwrap();
         }
-        assert_eq!(names(&folder), ["game.txt", "victim"]);
+        assert_eq!(common::names(&folder), ["game.txt", "victim"]);
         fs::remove_file(&target).unwrap();
     }
     fs::remove_dir_all(&folder).unwrap();
@@ -142,9 +131,9 @@ fn book_build_leaves_an_unrelated_notes_tmp_alone() {
         fs::read_to_string(folder.join("notes.tmp")).unwrap(),
         "mine\n"
     );
-    assert_eq!(names(&folder), ["notes", "notes.tmp", "progress"]);
+    assert_eq!(common::names(&folder), ["notes", "notes.tmp", "progress"]);
     assert_eq!(
-        names(&folder.join("progress")),
+        common::names(&folder.join("progress")),
         ["depth6-shard0-of1.progress"]
     );
     // On a disk that takes no more than 512 bytes of a file (the book is about 2,000), the
@@ -170,7 +159,7 @@ fn book_build_leaves_an_unrelated_notes_tmp_alone() {
         fs::read_to_string(folder.join("notes.tmp")).unwrap(),
         "mine\n"
     );
-    assert_eq!(names(&folder), ["notes.tmp", "progress"]);
+    assert_eq!(common::names(&folder), ["notes.tmp", "progress"]);
     fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -260,7 +249,7 @@ fn the_command_line_refuses_a_pipe_named_as_a_file_at_once() {
     assert_eq!((code, err), (1, format!("c4 book: pipe: {NOT_REGULAR}\n")));
     let pipe = fs::symlink_metadata(folder.join("pipe")).unwrap();
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()));
-    assert_eq!(names(&folder), ["p", "pipe"]);
+    assert_eq!(common::names(&folder), ["p", "pipe"]);
     fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -277,7 +266,7 @@ fn a_checkpoint_that_is_not_a_regular_file_fails_at_once_without_a_lock() {
             format!("4455 error: {file}: {NOT_REGULAR}\n44 error: {file}: {NOT_REGULAR}\n")
         );
     }
-    assert_eq!(names(&folder), ["pipe"]);
+    assert_eq!(common::names(&folder), ["pipe"]);
     assert_eq!(Path::new("/dev/null.lock").exists(), dev_null_lock);
     fs::remove_dir_all(&folder).unwrap();
 }
@@ -288,7 +277,7 @@ fn a_checkpointed_run_leaves_no_lock_and_fails_on_a_damaged_checkpoint() {
     let args = ["solve", "--no-book", "--checkpoint", "run.ckpt"];
     let (code, out, err) = c4_in(&folder, &args, "4455\n44\n");
     assert_eq!((code, out.as_str()), (0, "4455 18\n44 1\n"), "{err}");
-    assert_eq!(names(&folder), ["run.ckpt"]);
+    assert_eq!(common::names(&folder), ["run.ckpt"]);
     // Cut short by a byte, the checkpoint is refused, and so is the run, with no lock left.
     let whole = fs::read(folder.join("run.ckpt")).unwrap();
     fs::write(folder.join("run.ckpt"), &whole[..whole.len() - 1]).unwrap();
@@ -306,13 +295,13 @@ fn a_checkpointed_run_leaves_no_lock_and_fails_on_a_damaged_checkpoint() {
              (columns 1-7)\n"
         )
     );
-    assert_eq!(names(&folder), ["run.ckpt"]);
+    assert_eq!(common::names(&folder), ["run.ckpt"]);
     // A lock file that is not c4's is used and left as it was.
     fs::write(folder.join("run.ckpt.lock"), "mine\n").unwrap();
     fs::remove_file(folder.join("run.ckpt")).unwrap();
     let (code, _, _) = c4_in(&folder, &args, "4455\n");
     assert_eq!(code, 0);
-    assert_eq!(names(&folder), ["run.ckpt", "run.ckpt.lock"]);
+    assert_eq!(common::names(&folder), ["run.ckpt", "run.ckpt.lock"]);
     assert_eq!(
         fs::read_to_string(folder.join("run.ckpt.lock")).unwrap(),
         "mine\n"

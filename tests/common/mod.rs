@@ -3,12 +3,33 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// A new empty folder named after `suite` and `name`, holding copies of `fixtures/files/`, for
-/// scripts that save and load.
-pub fn scratch_folder(suite: &str, name: &str) -> PathBuf {
+/// A new empty folder named after `suite` and `name`.
+pub fn empty_folder(suite: &str, name: &str) -> PathBuf {
     let folder = std::env::temp_dir().join(format!("c4-{suite}-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&folder);
     fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+/// The names in `folder`, sorted.
+#[allow(dead_code, reason = "not every test binary lists a folder")]
+pub fn names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A new empty folder named after `suite` and `name`, holding copies of `fixtures/files/`, for
+/// scripts that save and load.
+#[allow(
+    dead_code,
+    reason = "not every test binary runs scripts that save and load"
+)]
+pub fn scratch_folder(suite: &str, name: &str) -> PathBuf {
+    let folder = empty_folder(suite, name);
     let files = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/files");
     for entry in fs::read_dir(files).unwrap() {
         let entry = entry.unwrap();
