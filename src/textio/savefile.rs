@@ -248,7 +248,7 @@ fn write_checked(
 ) -> Result<(), SaveError> {
     file.write_all(text.as_bytes())
         .map_err(io_error("save", target))?;
-    file.sync_all().map_err(io_error("save", target))?;
+    // No sync here: the new file is synced once, as it replaces the target.
     let mut back = Vec::new();
     file.rewind()
         .and_then(|()| file.read_to_end(&mut back))
