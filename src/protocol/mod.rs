@@ -272,6 +272,10 @@ pub fn run(
                 });
             }
             Ok(Some(text)) => {
+                if first {
+                    // Not UGI: this session answers the searches, so its table is warmed now.
+                    session.keep_tables_warm();
+                }
                 let Request { id, command } = parse_request(text);
                 match command.map(|c| session.execute(c)) {
                     Err(e) => (id, Err(e.to_string()), Flow::Continue),

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::command::{is_known, BookRequest, Command, Start};
@@ -19,7 +20,7 @@ use crate::notation::{
 };
 use crate::rules::{check_name, Game, MoveError, NameError, Variant};
 use crate::solver::book::Book;
-use crate::solver::{table_bits_for_mib, Solver};
+use crate::solver::{table_bits_for_mib, Solver, SolverError};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 use crate::textio::savefile::{self, SaveError};
 
@@ -79,6 +80,11 @@ pub const DEFAULT_HASH_MIB: u32 = 64;
 /// The seed of the random choices until `seed` changes it.
 pub const DEFAULT_SEED: u64 = 0;
 
+/// The largest table [`Session::keep_tables_warm`] warms, in MiB. Larger ones are for long
+/// searches, which the first writes of its pages hardly slow, and may be larger than the memory
+/// free: warmed, such a table would take memory the searches would never have asked for.
+pub const WARM_TABLE_MIB: u32 = 256;
+
 /// The state behind one protocol stream.
 pub struct Session {
     game: Game,
@@ -95,6 +101,10 @@ pub struct Session {
     trust: Trust,
     /// The most time any search may take ([`Session::set_search_time_limit`]).
     search_time_limit: Option<Duration>,
+    /// Whether each new table is warmed in the background ([`Session::keep_tables_warm`]).
+    warm_tables: bool,
+    /// The thread warming the newest table, until `prepare_solver` waits for it.
+    warming: Option<JoinHandle<()>>,
 }
 
 impl Default for Session {
@@ -145,6 +155,8 @@ impl Session {
             rng: Rng::new(DEFAULT_SEED),
             trust,
             search_time_limit: trust.search_time_limit(),
+            warm_tables: false,
+            warming: None,
         }
     }
 
@@ -201,17 +213,46 @@ impl Session {
 
     /// Makes the solver and its table now, if they are not made yet, so that the next search
     /// does not spend its time on them (UGI's `isready`, which a match runner sends before it
-    /// starts a clock).
+    /// starts a clock); with [`keep_tables_warm`](Self::keep_tables_warm), waits until the
+    /// table's pages are warm too.
     pub fn prepare_solver(&mut self) {
+        let solver = self.take_solver();
+        self.solver = Some(solver);
+        if let Some(warming) = self.warming.take() {
+            // The warming thread only touches memory; should it have panicked, the table is
+            // as usable as one never warmed.
+            let _ = warming.join();
+        }
+    }
+
+    /// From now on, each table this session makes has its pages written once by a thread of
+    /// its own ([`Solver::warm_tables`]), starting with the table of the default size, made
+    /// now: for a front end that answers searches under a clock, so that the first of them
+    /// does not pay for the table's memory. The table is then resident from the start.
+    pub fn keep_tables_warm(&mut self) {
+        self.warm_tables = true;
         let solver = self.take_solver();
         self.solver = Some(solver);
     }
 
     /// The solver, made with the table `hash` asks for if there is none yet.
     fn take_solver(&mut self) -> Solver {
-        self.solver
-            .take()
-            .unwrap_or_else(|| Solver::with_table_bits(table_bits_for_mib(self.hash_mib)))
+        match self.solver.take() {
+            Some(solver) => solver,
+            None => self
+                .new_solver(self.hash_mib)
+                .unwrap_or_else(|e| panic!("{e}")),
+        }
+    }
+
+    /// A solver with a table of `mib` MiB, warmed if the front end asked for it and the table
+    /// is at most [`WARM_TABLE_MIB`].
+    fn new_solver(&mut self, mib: u32) -> Result<Solver, SolverError> {
+        let solver = Solver::try_with_table_bits(table_bits_for_mib(mib))?;
+        if self.warm_tables && mib <= WARM_TABLE_MIB {
+            self.warming = solver.warm_tables();
+        }
+        Ok(solver)
     }
 
     /// Takes back what a streaming analysis borrowed: its reply is already written.
@@ -399,15 +440,16 @@ impl Session {
                 // The old table goes first, so that the two are never held at once; should the
                 // new one be refused, the next search makes one of the size that was set.
                 self.solver = None;
-                let solver =
-                    Solver::try_with_table_bits(table_bits_for_mib(mib)).map_err(|_| {
-                        SessionError::TableMemory {
-                            mib,
-                            kept: self.hash_mib,
-                        }
+                let solver = self
+                    .new_solver(mib)
+                    .map_err(|_| SessionError::TableMemory {
+                        mib,
+                        kept: self.hash_mib,
                     })?;
                 self.solver = Some(solver);
                 self.hash_mib = mib;
+                // The reply means the table is ready, warm if it is warmed at all.
+                self.prepare_solver();
                 Ok(Response::Hash(self.hash_mib))
             }
             Command::Solve { weak } => {
@@ -484,5 +526,31 @@ mod tests {
             );
             assert_eq!(search_limit(Trust::Full, command), None);
         }
+    }
+
+    #[test]
+    fn warm_tables_are_warmed_up_to_a_size_and_waited_for_before_hash_replies() {
+        let mut session = Session::default();
+        session.keep_tables_warm();
+        assert!(session.warming.is_some());
+        for (mib, warmed) in [
+            (2, true),
+            (WARM_TABLE_MIB, true),
+            (2 * WARM_TABLE_MIB, false),
+        ] {
+            session.prepare_solver();
+            drop(session.new_solver(mib).unwrap());
+            assert_eq!(session.warming.is_some(), warmed, "{mib} MiB");
+            let Step::Reply(reply, _) = session.execute(Command::Hash(mib)) else {
+                panic!("hash searched");
+            };
+            assert_eq!(reply.unwrap(), Response::Hash(mib));
+            // The reply came once the warming was over, if there was one.
+            assert!(session.warming.is_none());
+        }
+        // A session not told to keep its tables warm never starts a thread for them.
+        let mut cold = Session::default();
+        drop(cold.new_solver(2).unwrap());
+        assert!(cold.warming.is_none());
     }
 }

@@ -284,6 +284,24 @@ impl Table {
         log.len.store(0, Relaxed);
     }
 
+    /// Writes every page of the table once, leaving each entry as it is, so that the system
+    /// gives it its memory now rather than during a search (see [`Entries`]); asks `go_on`
+    /// before each 2 MiB and stops when it says no. Safe beside searches: each touch is an
+    /// atomic `fetch_or(0)`, which changes no entry.
+    pub(crate) fn touch_pages(&self, mut go_on: impl FnMut() -> bool) {
+        const PAGE_WORDS: usize = 4096 / std::mem::size_of::<u64>();
+        for huge_page in self.entries.chunks(HUGE_PAGE / std::mem::size_of::<u64>()) {
+            if !go_on() {
+                return;
+            }
+            for entry in huge_page.iter().step_by(PAGE_WORDS) {
+                // Hidden from the compiler, which would otherwise see an or with 0, a write of
+                // nothing, and make it a read (or nothing): a read leaves the page unallocated.
+                entry.fetch_or(std::hint::black_box(0), Relaxed);
+            }
+        }
+    }
+
     /// The words of the bucket of `slot`, for keys of type `K`.
     #[inline(always)]
     fn bucket<K: Bitboard>(&self, slot: &Slot) -> &[AtomicU64] {
@@ -547,7 +565,8 @@ fn decode<K: Bitboard>(entry: u64) -> Bounds {
 /// where a 4 KiB one pays a page walk on top of the miss. The system zeroes the memory as each
 /// page is first touched, so making a table costs next to nothing until a search uses it: a
 /// session whose first answers come from the opening book never waits for its 64 MiB (writing
-/// them at once took 8-175 ms).
+/// them at once took 8-175 ms). The interpreter has its tables' pages touched by a thread of
+/// their own instead ([`Table::touch_pages`]), off the clock of its searches.
 ///
 /// A table of 1 GiB or more goes on 1 GiB pages where the system has them reserved
 /// (`/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages` on Linux): the 2 MiB pages of
@@ -934,6 +953,60 @@ mod tests {
         assert!(stored
             .iter()
             .all(|&(key, _)| table.probe(key as u64).is_none()));
+    }
+
+    #[test]
+    fn touching_the_pages_keeps_every_entry_and_stops_when_told() {
+        let table = Table::with_bits(20);
+        let stored: Vec<(u128, Bounds)> = keys_with_bounds(60, 1_000).collect();
+        for &(key, bounds) in &stored {
+            table.store(key as u64, bounds, 3);
+        }
+        let mut asked = 0;
+        table.touch_pages(|| {
+            asked += 1;
+            true
+        });
+        assert_eq!(asked, table.bytes() / HUGE_PAGE);
+        for &(key, bounds) in &stored {
+            assert_eq!(table.probe(key as u64), Some(bounds));
+        }
+        let mut asked = 0;
+        table.touch_pages(|| {
+            asked += 1;
+            asked < 2
+        });
+        assert_eq!(asked, 2);
+    }
+
+    /// How many of the table's 4 KiB pages are in memory, as the system says.
+    #[cfg(target_os = "linux")]
+    #[allow(
+        unsafe_code,
+        reason = "mincore on the table's own memory; see the SAFETY comment"
+    )]
+    fn resident_pages(table: &Table) -> usize {
+        let mut resident = vec![0u8; table.bytes() / 4096];
+        // SAFETY: the range is the table's live allocation, aligned to 2 MiB; `resident` has a
+        // byte for each of its 4 KiB pages, as mincore writes.
+        let done = unsafe {
+            libc::mincore(
+                table.entries.ptr.as_ptr().cast(),
+                table.bytes(),
+                resident.as_mut_ptr(),
+            )
+        };
+        assert_eq!(done, 0);
+        resident.iter().filter(|&&page| page & 1 == 1).count()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn touching_the_pages_gives_the_table_its_memory() {
+        let table = Table::with_bits(22);
+        assert_eq!(resident_pages(&table), 0);
+        table.touch_pages(|| true);
+        assert_eq!(resident_pages(&table), table.bytes() / 4096);
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub fn run(
 ) -> io::Result<End> {
     let output = Mutex::new(output);
     let mut session = UgiSession::with_trust(trust);
+    session.keep_tables_warm();
     if opening == Opening::Greeted {
         write_replies(&output, &[UgiReply::Hello(trust)])?;
     }

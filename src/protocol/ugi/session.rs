@@ -80,6 +80,11 @@ impl UgiSession {
         self.session.set_search_time_limit(limit);
     }
 
+    /// [`Session::keep_tables_warm`].
+    pub fn keep_tables_warm(&mut self) {
+        self.session.keep_tables_warm();
+    }
+
     /// Carries out `command`, or prepares its search. A command that fails changes nothing
     /// and is answered by an `info string` only.
     pub fn execute(&mut self, command: UgiCommand) -> UgiStep {
