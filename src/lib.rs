@@ -1,22 +1,19 @@
-//! `c4`: a fast, exact, scriptable Connect Four engine.
+//! `c4`: a fast, exact, scriptable Connect Four engine: the program's front ends on top of the
+//! core crate, [`c4_core`].
 //!
-//! Layers, from the bottom: [`rules`] (board, moves, wins) → [`notation`] (move strings, FEN,
-//! board layouts) → [`solver`] (exact two-player search, and the opening book's format and
-//! lookup it consults) and [`engine`] (choosing moves) → [`textio`] (bounded line reading, save
-//! files, book files and the built-in book) → the front ends: [`protocol`] (the line
-//! interpreter), [`play`] (the terminal game), [`batch`] (solver batch mode and benchmark) and
+//! The core holds the layers that do no process-level work: [`rules`] (board, moves, wins) →
+//! [`notation`] (move strings, FEN, board layouts) → [`solver`] (exact two-player search, and
+//! the opening book's format and lookup) and [`engine`] (choosing moves) → [`textio`] (bounded
+//! line reading, save files, book files and the built-in book) → [`protocol`] (the line
+//! interpreter's session and its stdio loop). They are re-exported here under the same names.
+//! This crate adds the front ends that need a terminal, signals or the command line: [`play`]
+//! (the terminal game), [`batch`] (solver batch mode, checkpoints and benchmark) and
 //! [`bookbuild`] (building and checking books) → [`cmd`], the command line: its words, running
-//! the mode asked for and the exit status, called by a thin `main.rs`. Only [`textio`], the front
-//! ends and [`cmd`] do I/O; the layers below them do none. The solver consults the book a front
-//! end hands it, if any.
+//! the mode asked for and the exit status, called by a thin `main.rs`.
+
+pub use c4_core::{engine, notation, protocol, rules, solver, textio};
 
 pub mod batch;
 pub mod bookbuild;
 pub mod cmd;
-pub mod engine;
-pub mod notation;
 pub mod play;
-pub mod protocol;
-pub mod rules;
-pub mod solver;
-pub mod textio;

@@ -26,9 +26,9 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::describe;
-use super::files::{self, open_regular, refuse_non_regular, NewFile};
 use crate::solver::book::Checksum;
+use crate::textio::describe;
+use crate::textio::files::{self, open_regular, refuse_non_regular, NewFile};
 
 /// The first line of a checkpoint file as this build writes it: 16 bytes, two words of the
 /// checksum.

@@ -1,6 +1,6 @@
 //! Checkpointed runs: an exact search that saves what it has proven to a file as it goes and
 //! goes on from the file's in a later run, and the request to stop early (on a signal, say) that
-//! it answers by saving first. The file's format and lock are [`crate::textio::checkpoint`]'s.
+//! it answers by saving first. The file's format and lock are [`super::checkpoint`]'s.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::board::BatchBoard;
+use super::checkpoint::Checkpoint;
 use super::error::LineError;
 use super::table::{mib, say_once};
 use crate::solver::{Bitboard, Limits, Position, ProbeProgress, Score, Solver, SolverError};
-use crate::textio::checkpoint::Checkpoint;
 
 /// Saving the progress of a long exact search to a file as it goes, and going on from the
 /// file's in a later run.

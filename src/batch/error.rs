@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use super::checkpoint::CheckpointError;
 use super::line::MAX_BATCH_LINE_BYTES;
 use super::sizes::SizeLineError;
 use crate::notation::MovesError;
 use crate::rules::VariantError;
 use crate::solver::SolverError;
-use crate::textio::checkpoint::CheckpointError;
 
 /// Why a board cannot be a [`BatchBoard`](super::board::BatchBoard).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

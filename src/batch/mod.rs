@@ -34,6 +34,7 @@
 
 mod bench;
 mod board;
+pub mod checkpoint;
 mod checkpointed;
 mod error;
 mod line;

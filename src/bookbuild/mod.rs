@@ -685,13 +685,7 @@ mod tests {
             .map(|level| {
                 level
                     .iter()
-                    .map(|p| {
-                        if p.geometry().mirror_key(p.key()) == p.key() {
-                            1
-                        } else {
-                            2
-                        }
-                    })
+                    .map(|p| if p.is_symmetric() { 1 } else { 2 })
                     .sum()
             })
             .collect();

@@ -227,7 +227,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     let prompt = format!(
                         "Name of player {} ({}), or Enter for {default}: ",
                         i + 1,
-                        variant.token(Player(i as u8))
+                        variant.token(Player::from_index(i))
                     );
                     self.ask_name(&prompt, default)?
                 }
@@ -362,7 +362,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let variant = current.game.variant();
         let players: Vec<String> = (0..variant.players())
             .map(|i| {
-                let player = Player(i as u8);
+                let player = Player::from_index(i);
                 let token = variant.token(player);
                 match self.options.computer_level(variant, player) {
                     Some(level) => format!("{} ({token}, {})", current.names[i], level_name(level)),
@@ -645,7 +645,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 let name = self.current().names[winner.index()].clone();
                 let is_computer = |i: usize| {
                     self.options
-                        .computer_level(variant, Player(i as u8))
+                        .computer_level(variant, Player::from_index(i))
                         .is_some()
                 };
                 if !is_computer(winner.index()) {

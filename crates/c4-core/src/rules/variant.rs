@@ -228,6 +228,19 @@ impl Player {
     /// The first player.
     pub const FIRST: Player = Player(0);
 
+    /// The player at `index` in turn order, from 0; which players a game has is its
+    /// [`Variant::players`]'s to say (at most [`MAX_PLAYERS`]).
+    ///
+    /// # Panics
+    /// When `index` is not below [`MAX_PLAYERS`].
+    pub fn from_index(index: usize) -> Player {
+        assert!(
+            index < MAX_PLAYERS,
+            "player {index} of at most {MAX_PLAYERS}"
+        );
+        Player(index as u8)
+    }
+
     /// Position in turn order, from 0.
     pub fn index(self) -> usize {
         self.0 as usize

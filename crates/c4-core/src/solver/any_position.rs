@@ -18,6 +18,7 @@ pub enum AnyPosition {
 
 /// Evaluates `$body` with `$position` bound to the [`Position`] inside the [`AnyPosition`]
 /// `$any`: `$body` is compiled once for each bitboard, so it may call generic solver code.
+#[macro_export]
 macro_rules! with_position {
     ($any:expr, |$position:ident| $body:expr) => {
         match $any {
@@ -26,7 +27,6 @@ macro_rules! with_position {
         }
     };
 }
-pub(crate) use with_position;
 
 impl AnyPosition {
     /// The empty board, `width` columns by `height` rows.

@@ -28,7 +28,7 @@ mod state;
 mod table;
 mod threads;
 
-pub(crate) use any_position::with_position;
+pub use crate::with_position;
 pub use any_position::AnyPosition;
 pub use bitboard::Bitboard;
 pub use error::SolverError;

@@ -301,6 +301,11 @@ impl<B: Bitboard> Position<B> {
         &self.geometry
     }
 
+    /// Whether the position is its own left-right mirror image.
+    pub fn is_symmetric(&self) -> bool {
+        self.geometry.mirror_key(self.key()) == self.key()
+    }
+
     /// The same position on a 64-bit bitboard, if its board fits one (the opening book's boards
     /// all do). Free for a position that already is on one.
     #[inline(always)]
@@ -556,14 +561,14 @@ impl<B: Bitboard> Position<B> {
 
     /// The cell a move in `column` would fill, if the column has room.
     #[inline(always)]
-    pub(crate) fn cell_in(&self, column: u32) -> B {
+    pub fn cell_in(&self, column: u32) -> B {
         self.possible() & self.geometry.column_mask(column)
     }
 
     /// The positions one move earlier from which a move reaches this one: one for every column
     /// whose top stone is the last mover's, without that stone. (Of a won position, some may be
     /// won already: only a position still in play has only positions in play as parents.)
-    pub(crate) fn parents(&self) -> impl Iterator<Item = Position<B>> {
+    pub fn parents(&self) -> impl Iterator<Item = Position<B>> {
         let position = *self;
         let last_mover = position.current ^ position.mask;
         (0..position.geometry.width).filter_map(move |column| {

@@ -14,7 +14,7 @@ use super::files::open_regular;
 use crate::solver::book::{Book, BookError};
 
 /// The book shipped inside the binary (see README.md, "The opening book").
-static BUILT_IN_BYTES: &[u8] = include_bytes!("../../book/c4.book");
+static BUILT_IN_BYTES: &[u8] = include_bytes!("../../../../book/c4.book");
 
 /// The largest book file read: a 7x6 book to depth 13 is about 15 MB, a format-1 one to depth 12
 /// 56 MB. A wrong path (a huge file of something else) then costs a message, not the machine's

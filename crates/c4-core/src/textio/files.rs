@@ -123,13 +123,13 @@ impl OwnFiles {
 static OWN_FILES: OwnFiles = OwnFiles::new();
 
 /// Notes that this process made `path`, and will remove it or rename it before it ends.
-pub(super) fn own(path: &Path) {
+pub fn own(path: &Path) {
     OWN_FILES.own(path);
 }
 
 /// Runs `end`, which removes or renames the file at `path` that this process made, and notes
 /// that the file is no longer this process's.
-pub(super) fn disown<T>(path: &Path, end: impl FnOnce() -> T) -> T {
+pub fn disown<T>(path: &Path, end: impl FnOnce() -> T) -> T {
     OWN_FILES.disown(path, end)
 }
 

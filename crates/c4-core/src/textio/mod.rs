@@ -5,7 +5,6 @@
 //! and engine do no I/O at all.
 
 pub mod book;
-pub mod checkpoint;
 pub mod files;
 mod lines;
 pub mod savefile;

@@ -750,7 +750,7 @@ pub fn misplaced_left_out(depth: u32, left_out: &[u32]) -> Option<u32> {
 /// The score of a position that is not over and where the side to move cannot win at once, by
 /// negamax over its children: a child that fills the board is a draw, one where the opponent
 /// wins at once scores directly, any other `child_score`, and `None` if that has none.
-pub(crate) fn score_from_children(
+pub fn score_from_children(
     position: &Position,
     mut child_score: impl FnMut(&Position) -> Option<Score>,
 ) -> Option<Score> {
@@ -897,7 +897,7 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// The largest score on a board: a win with the first stone possible.
-pub(crate) fn score_limit(width: u32, height: u32) -> i32 {
+pub fn score_limit(width: u32, height: u32) -> i32 {
     (width * height / 2 + 1) as i32
 }
 
