@@ -11,15 +11,15 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use crate::bookbuild::{self, BuildError, BuildOptions, Progress, Shard};
+use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
 use crate::solver::DEFAULT_TABLE_BITS;
-use crate::textio::book::{built_in_book, read_book};
-use crate::textio::files::open_regular;
+use crate::textio::book::{built_in_book, file_format, read_book};
 
 /// The standard board, the default of `c4 book build`.
-const WIDTH: u32 = 7;
+const WIDTH: u32 = STANDARD_WIDTH as u32;
 /// See [`WIDTH`].
-const HEIGHT: u32 = 6;
+const HEIGHT: u32 = STANDARD_HEIGHT as u32;
 /// The book's file name in the data folder ([`data_folder`]) when `-o` gives none.
 const DEFAULT_BOOK_NAME: &str = "c4.book";
 
@@ -172,137 +172,144 @@ pub fn run(
     progress: Option<(&mut dyn Write, BarStyle)>,
 ) -> Result<bool, BuildError> {
     let mut bar = Bar::new(progress);
-    let stdout = |e: io::Error| BuildError::Io {
-        path: PathBuf::from("standard output"),
-        source: e,
-    };
     match args.command {
-        BookCommand::Build(args) => {
-            // Said before the hours of solving, not after.
-            if let Some(ply) = misplaced_left_out(args.depth, &args.leave_out) {
-                let depth = args.depth;
-                return Err(BuildError::LeftOut(BookError::Derived { ply, depth }));
-            }
-            let shard = args.shard.map_or(Shard::ALL, |s| s.0);
-            // Both settled before the hours of solving: the book only without --shard.
-            let dir = args.dir.map_or_else(data_folder, Ok)?;
-            let book_path = match (args.shard, args.out) {
-                (Some(_), _) => None,
-                (None, Some(path)) => Some(path),
-                (None, None) => Some(default_book()?),
-            };
-            let options = BuildOptions {
-                width: args.width,
-                height: args.height,
-                depth: args.depth,
-                shard,
-                threads: args.threads as usize,
-                table_bits: args.table_bits,
-                limit: args.limit,
-                import: args.import,
-                // The shipped book, when it holds the level above the one solved.
-                parents: built_in_book().filter(|b| {
-                    b.depth() + 1 >= args.depth
-                        && b.width() == args.width
-                        && b.height() == args.height
-                }),
-            };
-            let path = bookbuild::shard_path(&dir, args.depth, shard);
-            let start = Instant::now();
-            let report = bookbuild::build_shard(&path, &options, &mut bar)?;
-            bar.finish();
-            let elapsed = start.elapsed();
-            writeln!(
-                out,
-                "{}: shard {}/{} of depth {}: {} positions, {} already solved, {} imported, {} solved now in {:.1} s ({} threads){}",
-                path.display(),
-                shard.index,
-                shard.count,
-                args.depth,
-                report.total,
-                report.already,
-                report.imported,
-                report.solved,
-                elapsed.as_secs_f64(),
-                args.threads,
-                if report.torn > 0 { ", a torn last record dropped" } else { "" }
-            )
-            .map_err(stdout)?;
-            if let Some(book_path) = book_path
-                .filter(|_| report.already + report.imported + report.solved == report.total)
-            {
-                merge_into(&[path], &args.leave_out, &book_path, out)?;
-            }
-            Ok(true)
-        }
+        BookCommand::Build(args) => build(args, out, &mut bar),
         BookCommand::Merge(args) => {
             let book_path = args.out.map_or_else(default_book, Ok)?;
             merge_into(&args.shards, &args.leave_out, &book_path, out)?;
             Ok(true)
         }
-        BookCommand::Verify(args) => {
-            let book = load(args.book.as_deref())?;
-            let (mismatches, checked) =
-                bookbuild::verify(&book, args.sample, args.ply, args.seed, &mut bar)?;
-            bar.finish();
-            for m in &mismatches {
-                let position = position_of_key(book.width(), book.height(), m.key)
-                    .map_err(|source| BuildError::Entry { key: m.key, source })?;
-                writeln!(
-                    out,
-                    "mismatch: key {:#x} (ply {}): book {}, search {}",
-                    m.key,
-                    position.moves_played(),
-                    m.book,
-                    m.search
-                )
-                .map_err(stdout)?;
-            }
-            writeln!(
-                out,
-                "verified {checked} entries: {} mismatches",
-                mismatches.len()
-            )
-            .map_err(stdout)?;
-            Ok(mismatches.is_empty())
-        }
-        BookCommand::Info(args) => {
-            let book = load(args.book.as_deref())?;
-            let bytes = book.to_bytes().len() as u64;
-            // An older file is laid out anew when read: say so rather than show its size.
-            let older = args.book.as_deref().and_then(|path| {
-                let mut start = [0u8; 12];
-                let mut file = open_regular(path).ok()?;
-                io::Read::read_exact(&mut file, &mut start).ok()?;
-                let version = u32::from_le_bytes(start[8..].try_into().expect("4 bytes"));
-                let length = file.metadata().ok()?.len();
-                (version != FORMAT_VERSION).then_some((version, length))
-            });
-            let size = match older {
-                None => format!("{bytes} bytes"),
-                Some((version, length)) => format!(
-                    "{bytes} bytes in format {FORMAT_VERSION} (the file, in format {version}: {length} bytes)"
-                ),
-            };
-            let per_ply: Vec<String> = book
-                .entries_per_ply()
-                .iter()
-                .map(|n| n.map_or("-".to_string(), |n| n.to_string()))
-                .collect();
-            writeln!(
-                out,
-                "{}x{} book, complete to depth {}{}, {} entries, {size}\nentries per ply: {}",
-                book.width(),
-                book.height(),
-                book.depth(),
-                left_out_text(&book),
-                book.len(),
-                per_ply.join(" ")
-            )
-            .map_err(stdout)?;
-            Ok(true)
-        }
+        BookCommand::Verify(args) => verify(&args, out, &mut bar),
+        BookCommand::Info(args) => info(&args, out),
     }
+}
+
+/// An error writing to standard output.
+fn stdout_error(e: io::Error) -> BuildError {
+    BuildError::Io {
+        path: PathBuf::from("standard output"),
+        source: e,
+    }
+}
+
+/// `c4 book build`: solves one shard, or all of them and then writes the book.
+fn build(args: BuildArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool, BuildError> {
+    // Said before the hours of solving, not after.
+    if let Some(ply) = misplaced_left_out(args.depth, &args.leave_out) {
+        let depth = args.depth;
+        return Err(BuildError::LeftOut(BookError::Derived { ply, depth }));
+    }
+    let shard = args.shard.map_or(Shard::ALL, |s| s.0);
+    // Both settled before the hours of solving: the book only without --shard.
+    let dir = args.dir.map_or_else(data_folder, Ok)?;
+    let book_path = match (args.shard, args.out) {
+        (Some(_), _) => None,
+        (None, Some(path)) => Some(path),
+        (None, None) => Some(default_book()?),
+    };
+    let options = BuildOptions {
+        width: args.width,
+        height: args.height,
+        depth: args.depth,
+        shard,
+        threads: args.threads as usize,
+        table_bits: args.table_bits,
+        limit: args.limit,
+        import: args.import,
+        // The shipped book, when it holds the level above the one solved.
+        parents: built_in_book().filter(|b| {
+            b.depth() + 1 >= args.depth && b.width() == args.width && b.height() == args.height
+        }),
+    };
+    let path = bookbuild::shard_path(&dir, args.depth, shard);
+    let start = Instant::now();
+    let report = bookbuild::build_shard(&path, &options, bar)?;
+    bar.finish();
+    let elapsed = start.elapsed();
+    writeln!(
+        out,
+        "{}: shard {}/{} of depth {}: {} positions, {} already solved, {} imported, {} solved now in {:.1} s ({} threads){}",
+        path.display(),
+        shard.index,
+        shard.count,
+        args.depth,
+        report.total,
+        report.already,
+        report.imported,
+        report.solved,
+        elapsed.as_secs_f64(),
+        args.threads,
+        if report.torn > 0 { ", a torn last record dropped" } else { "" }
+    )
+    .map_err(stdout_error)?;
+    if let Some(book_path) =
+        book_path.filter(|_| report.already + report.imported + report.solved == report.total)
+    {
+        merge_into(&[path], &args.leave_out, &book_path, out)?;
+    }
+    Ok(true)
+}
+
+/// `c4 book verify`: re-solves a sample of the book's entries; fails on a mismatch.
+fn verify(args: &VerifyArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool, BuildError> {
+    let book = load(args.book.as_deref())?;
+    let (mismatches, checked) = bookbuild::verify(&book, args.sample, args.ply, args.seed, bar)?;
+    bar.finish();
+    for m in &mismatches {
+        let position = position_of_key(book.width(), book.height(), m.key)
+            .map_err(|source| BuildError::Entry { key: m.key, source })?;
+        writeln!(
+            out,
+            "mismatch: key {:#x} (ply {}): book {}, search {}",
+            m.key,
+            position.moves_played(),
+            m.book,
+            m.search
+        )
+        .map_err(stdout_error)?;
+    }
+    writeln!(
+        out,
+        "verified {checked} entries: {} mismatches",
+        mismatches.len()
+    )
+    .map_err(stdout_error)?;
+    Ok(mismatches.is_empty())
+}
+
+/// `c4 book info`: the book's board, depth, entries and size.
+fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<bool, BuildError> {
+    let book = load(args.book.as_deref())?;
+    let bytes = book.to_bytes().len() as u64;
+    // An older file is laid out anew when read: say so rather than show its size.
+    let older = args
+        .book
+        .as_deref()
+        .and_then(file_format)
+        .filter(|&(version, _)| version != FORMAT_VERSION);
+    let size = match older {
+        None => format!("{bytes} bytes"),
+        Some((version, length)) => format!(
+            "{bytes} bytes in format {FORMAT_VERSION} (the file, in format {version}: {length} bytes)"
+        ),
+    };
+    let per_ply: Vec<String> = book
+        .entries_per_ply()
+        .iter()
+        .map(|n| n.map_or("-".to_string(), |n| n.to_string()))
+        .collect();
+    writeln!(
+        out,
+        "{}x{} book, complete to depth {}{}, {} entries, {size}\nentries per ply: {}",
+        book.width(),
+        book.height(),
+        book.depth(),
+        left_out_text(&book),
+        book.len(),
+        per_ply.join(" ")
+    )
+    .map_err(stdout_error)?;
+    Ok(true)
 }
 
 /// The folder `c4 book` writes progress files and books to unless told otherwise, made if

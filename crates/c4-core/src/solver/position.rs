@@ -4,6 +4,7 @@
 
 use super::bitboard::Bitboard;
 use super::error::SolverError;
+use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 
 /// The number of stones in a row that wins.
 const CONNECT: u32 = 4;
@@ -96,10 +97,12 @@ impl Geometry<u64> {
     /// The standard 7x6 board, as a constant so that searches on it can be compiled with every
     /// shift and mask known in advance.
     pub(crate) const STANDARD: Geometry<u64> = {
-        let masks = Masks::of(7, 6);
+        const WIDTH: u32 = STANDARD_WIDTH as u32;
+        const HEIGHT: u32 = STANDARD_HEIGHT as u32;
+        let masks = Masks::of(WIDTH, HEIGHT);
         Geometry {
-            width: 7,
-            height: 6,
+            width: WIDTH,
+            height: HEIGHT,
             bottom: masks.bottom as u64,
             board: masks.board as u64,
             first_player_rows: masks.first_player_rows as u64,

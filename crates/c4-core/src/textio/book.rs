@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use super::describe;
 use super::files::open_regular;
-use crate::solver::book::{Book, BookError};
+use crate::solver::book::{format_version, Book, BookError};
 
 /// The book shipped inside the binary (see README.md, "The opening book").
 static BUILT_IN_BYTES: &[u8] = include_bytes!("../../../../book/c4.book");
@@ -94,6 +94,15 @@ pub fn read_book(path: &Path) -> Result<Book, BookFileError> {
             problem,
         })?;
     Ok(book)
+}
+
+/// The format version the book file at `path` says it is in and the file's length in bytes,
+/// read from its start alone; `None` when it cannot be read or is not a book file.
+pub fn file_format(path: &Path) -> Option<(u32, u64)> {
+    let mut start = [0u8; 12];
+    let mut file = open_regular(path).ok()?;
+    file.read_exact(&mut start).ok()?;
+    Some((format_version(&start)?, file.metadata().ok()?.len()))
 }
 
 /// The bytes of the file at `path`, or [`BookFileProblem::TooLarge`] past `limit` (having read

@@ -347,12 +347,10 @@ impl Book {
     /// # Errors
     /// Whatever is wrong with the bytes, as a [`BookError`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.len() >= 12 && &bytes[..8] == MAGIC {
-            match read_u32(bytes, 8) {
-                1 => return Book::from_version_1(bytes),
-                2 => return Book::from_version_2(bytes),
-                _ => {}
-            }
+        match format_version(bytes) {
+            Some(1) => return Book::from_version_1(bytes),
+            Some(2) => return Book::from_version_2(bytes),
+            _ => {}
         }
         let book = Book::parse(Cow::Owned(bytes.to_vec()))?;
         book.check_contents()?;
@@ -896,6 +894,12 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
+/// The format version a book file says it is in, from its first 12 bytes (or more); `None`
+/// when they are not a book file's start.
+pub fn format_version(start: &[u8]) -> Option<u32> {
+    (start.len() >= 12 && &start[..8] == MAGIC).then(|| read_u32(start, 8))
+}
+
 /// The largest score on a board: a win with the first stone possible.
 pub fn score_limit(width: u32, height: u32) -> i32 {
     (width * height / 2 + 1) as i32
@@ -1025,6 +1029,13 @@ mod tests {
             [Some(1), Some(2), Some(1), Some(0), Some(1)]
         );
         assert_eq!(&bytes[..8], MAGIC);
+        assert_eq!(format_version(&bytes), Some(FORMAT_VERSION));
+        assert_eq!(format_version(&bytes[..11]), None, "too short to say");
+        assert_eq!(
+            format_version(b"c4-bool\n\x03\0\0\0"),
+            None,
+            "not a book's start"
+        );
         assert_eq!(Book::from_bytes(&bytes), Ok(book.clone()));
         assert_eq!(book.score(&pos("")), Some(Score::new(-2)));
         assert_eq!(book.score(&pos("4")), Some(Score::new(-1)));
