@@ -151,7 +151,7 @@ pub enum CheckpointError {
 
 impl Checkpoint {
     /// Locks the checkpoint `path` for this run, through the file `path.lock` beside it: made if
-    /// missing, with [`LOCK_MARK`] in it, and on Unix removed when the lock is released (before
+    /// missing, with its mark (`LOCK_MARK`) in it, and on Unix removed when the lock is released (before
     /// it is, so that no other run locks the file once it has gone); a lock file found there
     /// that holds that mark was left by a run that ended without removing it, and goes too, and
     /// any other is used and left as it was. Where no lock can be had (a folder that cannot be

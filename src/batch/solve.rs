@@ -79,7 +79,7 @@ impl Default for BatchOptions {
 /// Solves every line of `input` and writes one line per input line to `out`, flushing each
 /// answer as soon as it is written. With the options' [`Checkpointing`], an exact score saves
 /// its progress to the file at the interval asked for, with a line on `log` each time, and goes
-/// on from the file's if it holds the same position (see [`solve_checkpointed`]); once its
+/// on from the file's if it holds the same position (see `checkpointed::solve_checkpointed`); once its
 /// [`EarlyStop`](super::checkpointed::EarlyStop) is requested, the search under way saves and
 /// stops, its line says so, and no more lines are read. Returns how many lines failed for their
 /// checkpoint.

@@ -342,7 +342,7 @@ impl BenchArgs {
     }
 
     /// A note for standard error when the table was left at its default on a board too big for
-    /// it (see [`default_table_note`]); `--sizes` takes its boards from its files and is left
+    /// it (see `default_table_note`); `--sizes` takes its boards from its files and is left
     /// out.
     pub fn table_note(&self) -> Option<String> {
         let set = self.hash.is_some() || self.bits.is_some();
@@ -524,7 +524,7 @@ impl PlayOptions {
 }
 
 /// A usage error of `c4` or of one of its subcommands, formatted as clap formats its own (with
-/// the usage line and a pointer to `--help`); it exits with [`EXIT_USAGE`].
+/// the usage line and a pointer to `--help`); it exits with the usage status, 2.
 pub fn usage_error(subcommand: Option<&str>, message: impl fmt::Display) -> clap::Error {
     let mut command = Cli::command();
     command.build();

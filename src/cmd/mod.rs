@@ -4,7 +4,7 @@
 //! `c4 solve --checkpoint` line whose checkpoint could not be used, or an I/O error, 2 a usage
 //! error or a file named on the command line that cannot be used. A closed standard output is
 //! not an error. `c4 solve --checkpoint` stopped by a signal ends by that signal once its
-//! progress is saved ([`signals`]). `main.rs` only parses the arguments and calls these.
+//! progress is saved (`signals.rs`). `main.rs` only parses the arguments and calls these.
 
 pub mod args;
 pub mod book;
@@ -214,7 +214,7 @@ fn bench(args: &args::BenchArgs) -> Result<Done, Failure> {
 
 /// The exit status of how `c4` ended, with what it has to say on standard error (or, for help
 /// and version, on standard output): the one place where outcomes become statuses. (A signal
-/// that ends a checkpointed run at once, with nothing left to save, ends it from [`signals`].)
+/// that ends a checkpointed run at once, with nothing left to save, ends it from `signals.rs`.)
 pub fn exit(outcome: Result<Done, Failure>) -> ExitCode {
     let status = match outcome {
         Ok(Done::Success) => EXIT_SUCCESS,

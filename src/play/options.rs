@@ -265,7 +265,7 @@ pub struct PlayOptions {
     /// on a terminal only, so that piped output stays the same from run to run.
     pub thinking_shown: bool,
     /// The most positions the perfect computer searches for one move; past them the heuristic
-    /// search chooses, and the computer says so (see [`COMPUTER_NODE_LIMIT`]).
+    /// search chooses, and the computer says so (see `COMPUTER_NODE_LIMIT`).
     pub computer_nodes: u64,
 }
 
@@ -458,7 +458,7 @@ impl PlayOptions {
         Ok(game)
     }
 
-    /// The players' names in turn order: [`COMPUTER_NAME`] for the computer's, the names given
+    /// The players' names in turn order: `COMPUTER_NAME` for the computer's, the names given
     /// for people in turn, and `None` for people past the names given.
     pub fn player_names(&self) -> Vec<Option<String>> {
         let mut given = self.names.iter();

@@ -6,7 +6,7 @@
 //! lookup it consults) and [`engine`] (choosing moves) → [`textio`] (bounded line reading, save
 //! files, book files and the built-in book) → [`protocol`] (the line interpreter: commands
 //! parsed into a [`Command`](protocol::command::Command), carried out on a
-//! [`Session`](protocol::Session), answered in deterministic text). Only [`textio`] and
+//! [`protocol::Session`], answered in deterministic text). Only [`textio`] and
 //! [`protocol`] do I/O; the layers below them do none. Nothing here reads the command line,
 //! handles signals or needs a terminal; the table's huge pages are asked for on Linux only.
 //!

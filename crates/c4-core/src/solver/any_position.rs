@@ -7,7 +7,7 @@ use super::position::Position;
 /// A solver position on a 64-bit bitboard when the board's cells and sentinels fit one (7x6,
 /// 8x7, 9x6), else on a 128-bit one (8x8, 9x7, 10x10): what the front ends hold, since they
 /// learn the board size only at run time. The solver's methods take either [`Position`];
-/// [`with_position!`] calls them on the one inside.
+/// [`with_position!`](crate::with_position) calls them on the one inside.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyPosition {
     /// A board of `width * (height + 1) <= 64`.

@@ -211,7 +211,7 @@ impl<B: Bitboard> Position<B> {
     ///
     /// # Errors
     /// [`SolverError::BoardTooLarge`] unless `width * (height + 1)` fits the bitboard and both
-    /// are non-zero, [`SolverError::SideTooLong`] past [`MAX_SIDE`] columns or rows.
+    /// are non-zero, [`SolverError::SideTooLong`] past 16 columns or rows.
     pub fn new(width: u32, height: u32) -> Result<Position<B>, SolverError> {
         Ok(Position {
             current: B::ZERO,

@@ -45,7 +45,7 @@ impl Solver {
     /// [`solve_within`](Self::solve_within) for a position whose score is already known to lie
     /// in `known_lower..=known_upper` (from an interrupted search): the search skips the windows
     /// outside. Bounds that are wrong give a wrong score. The book's scores of the position's
-    /// parents raise the floor too ([`known_floor`](Self::known_floor)).
+    /// parents raise the floor too (`known_floor`).
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds proven so far.

@@ -2,7 +2,7 @@
 //! the [`Solver`](super::Solver) looks up before it searches when it is handed a book; owns the
 //! book file format and the lookup, over bytes handed in, and does no I/O. Reading book files and
 //! the book built into the binary are [`crate::textio::book`]'s; building books (files, threads,
-//! shards) is [`crate::bookbuild`]'s, above the solver.
+//! shards) is the `c4` program's `bookbuild`, above the solver.
 //!
 //! # The book file, format version 3
 //!
