@@ -4,7 +4,7 @@
 use thiserror::Error;
 
 use crate::notation::grammar::{whole_number, WholeNumber};
-use crate::solver::{Outcome, Score};
+use crate::solver::{Score, Verdict};
 
 /// One line of a table of board sizes (`fixtures/sizes/outcomes.txt`): a board, who wins it
 /// from empty with perfect play and, when known, on which move.
@@ -15,7 +15,7 @@ pub struct SizeOutcome {
     /// The board's rows.
     pub height: u32,
     /// The result for the first player.
-    pub outcome: Outcome,
+    pub outcome: Verdict,
     /// The ply of the last stone, if known.
     pub last_move: Option<u32>,
 }
@@ -45,9 +45,9 @@ impl SizeOutcome {
             .and_then(|(w, h)| number(w).zip(number(h)))
             .ok_or(SizeLineError)?;
         let outcome = match outcome {
-            "1st" => Outcome::Win,
-            "2nd" => Outcome::Loss,
-            "draw" => Outcome::Draw,
+            "1st" => Verdict::Win,
+            "2nd" => Verdict::Loss,
+            "draw" => Verdict::Draw,
             _ => return Err(SizeLineError),
         };
         let last_move = match last_move {
@@ -71,7 +71,7 @@ impl SizeOutcome {
             let win = ((cells + 2).saturating_sub(ply) / 2) as i8;
             self.outcome.sign() * win
         });
-        score.outcome() == self.outcome && exact.is_none_or(|exact| exact == score.value())
+        score.verdict() == self.outcome && exact.is_none_or(|exact| exact == score.value())
     }
 }
 

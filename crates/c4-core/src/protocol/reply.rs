@@ -11,7 +11,7 @@ use crate::engine::perfect::{ordinal, Meaning};
 use crate::engine::Forced;
 use crate::notation::format_moves;
 use crate::rules::{Column, DrawReason, Game, Line, Outcome, Token};
-use crate::solver::{Outcome as WeakOutcome, Score};
+use crate::solver::{Score, Verdict};
 
 /// The engine's name, as `name` answers it.
 pub const ENGINE_NAME: &str = "c4";
@@ -185,7 +185,7 @@ pub enum Response {
     /// `solve weak`: who can force a win.
     Weak {
         /// Win, draw or loss for the side to move.
-        outcome: WeakOutcome,
+        outcome: Verdict,
         /// The side to move.
         mover: Token,
         /// The other side.
@@ -299,9 +299,9 @@ impl Response {
                 mover,
                 other,
             } => one(match outcome {
-                WeakOutcome::Win => format!("win; {mover} can force a win"),
-                WeakOutcome::Draw => "draw; neither side can force a win".to_string(),
-                WeakOutcome::Loss => format!("loss; {other} can force a win"),
+                Verdict::Win => format!("win; {mover} can force a win"),
+                Verdict::Draw => "draw; neither side can force a win".to_string(),
+                Verdict::Loss => format!("loss; {other} can force a win"),
             }),
             Response::Analysis(scores) => one(words(
                 scores

@@ -5,7 +5,7 @@
 use super::bitboard::Bitboard;
 use super::position::{Geometry, Position};
 use super::state::Solver;
-use super::table::Bounds;
+use super::table::ScoreBounds;
 
 /// How each table stores a board's keys (see [`Table`](super::table::Table)): in one-word
 /// entries where their buckets and checks tell the keys apart exactly, else in two-word entries,
@@ -86,7 +86,7 @@ impl Solver {
 
     /// The bounds that the table for positions with `empty` empty cells holds for `key`.
     #[inline(always)]
-    pub(super) fn known<B: Bitboard, K: Keys>(&self, empty: i32, key: B) -> Option<Bounds> {
+    pub(super) fn known<B: Bitboard, K: Keys>(&self, empty: i32, key: B) -> Option<ScoreBounds> {
         if empty <= self.near_leaf_empty {
             self.near_leaf.probe(K::NearLeaf::from_u128(key.to_u128()))
         } else {
@@ -101,7 +101,7 @@ impl Solver {
         &self,
         empty: i32,
         key: B,
-        bounds: Bounds,
+        bounds: ScoreBounds,
         work: u32,
     ) {
         if empty <= self.near_leaf_empty {
@@ -125,7 +125,7 @@ impl Solver {
     }
 
     /// What either table holds for `position`, each looked up with the keys it takes.
-    pub(super) fn stored_bounds<B: Bitboard>(&self, position: &Position<B>) -> Option<Bounds> {
+    pub(super) fn stored_bounds<B: Bitboard>(&self, position: &Position<B>) -> Option<ScoreBounds> {
         let key = self
             .table_key(position.geometry(), position.key())
             .0
@@ -138,7 +138,7 @@ impl Solver {
     }
 
     /// [`stored_bounds`](Self::stored_bounds) of `key`, in the tables' keys `K`.
-    fn stored_bounds_of<K: Keys>(&self, key: u128) -> Option<Bounds> {
+    fn stored_bounds_of<K: Keys>(&self, key: u128) -> Option<ScoreBounds> {
         let shared = self.table.probe(K::Shared::from_u128(key));
         shared.or_else(|| self.near_leaf.probe(K::NearLeaf::from_u128(key)))
     }

@@ -36,5 +36,5 @@ pub use limits::Limits;
 pub use parallel::{MAX_THREADS, PARALLEL_MIN_NODES};
 pub use position::Position;
 pub use proven::ProbeProgress;
-pub use score::{Outcome, Score};
+pub use score::{Score, Verdict};
 pub use state::{table_bits_for_mib, table_mib, Solver, DEFAULT_TABLE_BITS};

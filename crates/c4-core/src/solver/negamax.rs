@@ -9,7 +9,7 @@ use super::order::{centre_out, MoveList, MAX_WIDTH};
 use super::parallel::{Claim, SPLIT_MIN_EMPTY};
 use super::position::{has_stacked_threats_over, Geometry, Position};
 use super::state::Solver;
-use super::table::Bounds;
+use super::table::ScoreBounds;
 
 /// Enhanced transposition cutoffs (probing every child for a refutation before searching any)
 /// are tried only with more than this many empty cells: near the leaves the probes cost more
@@ -246,19 +246,19 @@ impl Solver {
         };
 
         let bounds = if best_score >= beta {
-            Bounds {
+            ScoreBounds {
                 lower: best_score,
                 upper,
                 best: best_column.map(orient),
             }
         } else if best_score > alpha_in {
-            Bounds {
+            ScoreBounds {
                 lower: best_score,
                 upper: best_score,
                 best: best_column.map(orient),
             }
         } else {
-            Bounds {
+            ScoreBounds {
                 lower,
                 upper: best_score,
                 best: None,
@@ -322,7 +322,7 @@ impl Solver {
         for (_, column, child_key, _) in list.iter() {
             if let Some(child) = self.known::<B, K>(empty - 1, child_key) {
                 if -child.upper >= beta {
-                    let bounds = Bounds {
+                    let bounds = ScoreBounds {
                         lower: -child.upper,
                         upper,
                         best: Some(orient(column)),

@@ -11,7 +11,7 @@ use super::error::SolverError;
 use super::limits::{Limits, CHECK_INTERVAL};
 use super::parallel::{Team, PARALLEL_MIN_NODES, TEAM_CHECK_INTERVAL};
 use super::position::Position;
-use super::score::{Outcome, Score};
+use super::score::{Score, Verdict};
 use super::state::{Board, Solver};
 
 /// The root probes the sign first once the score is known to lie in a range this wide around
@@ -190,7 +190,7 @@ impl Solver {
     }
 
     /// Who wins `position` with perfect play; faster than [`solve`](Self::solve).
-    pub fn solve_weak<B: Bitboard>(&mut self, position: &Position<B>) -> Outcome {
+    pub fn solve_weak<B: Bitboard>(&mut self, position: &Position<B>) -> Verdict {
         self.solve_weak_within(position, &Limits::default())
             .expect("a search without limits always finishes")
     }
@@ -204,12 +204,12 @@ impl Solver {
         &mut self,
         position: &Position<B>,
         limits: &Limits,
-    ) -> Result<Outcome, SolverError> {
+    ) -> Result<Verdict, SolverError> {
         if let Some(score) = terminal_score(position) {
-            return Ok(Score::new(score as i8).outcome());
+            return Ok(Score::new(score as i8).verdict());
         }
         if let Some(score) = self.book_score(position) {
-            return Ok(score.outcome());
+            return Ok(score.verdict());
         }
         let (lower, upper) = root_bounds(position);
         self.arm(position, limits);
@@ -221,7 +221,7 @@ impl Solver {
                 upper: Score::new(upper as i8),
             });
         }
-        Ok(Score::new(result.signum() as i8).outcome())
+        Ok(Score::new(result.signum() as i8).verdict())
     }
 
     pub(super) fn arm<B: Bitboard>(&mut self, position: &Position<B>, limits: &Limits) {

@@ -1,4 +1,4 @@
-//! [`Score`], an exact score from the side to move, and [`Outcome`], what a weak solve finds:
+//! [`Score`], an exact score from the side to move, and [`Verdict`], what a weak solve finds:
 //! plain values with no search in them (the convention is in the [`solver`](super) module's doc).
 
 use std::fmt;
@@ -23,11 +23,11 @@ impl Score {
     }
 
     /// Win, draw or loss for the side to move.
-    pub fn outcome(self) -> Outcome {
+    pub fn verdict(self) -> Verdict {
         match self.0 {
-            v if v > 0 => Outcome::Win,
-            0 => Outcome::Draw,
-            _ => Outcome::Loss,
+            v if v > 0 => Verdict::Win,
+            0 => Verdict::Draw,
+            _ => Verdict::Loss,
         }
     }
 
@@ -45,7 +45,7 @@ impl fmt::Display for Score {
 
 /// The result of a weak solve: who wins with perfect play, not how fast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Verdict {
     /// The side to move wins.
     Win,
     /// Neither side can force a win.
@@ -54,13 +54,13 @@ pub enum Outcome {
     Loss,
 }
 
-impl Outcome {
+impl Verdict {
     /// `1`, `0` or `-1`: the sign of every score with this outcome.
     pub fn sign(self) -> i8 {
         match self {
-            Outcome::Win => 1,
-            Outcome::Draw => 0,
-            Outcome::Loss => -1,
+            Verdict::Win => 1,
+            Verdict::Draw => 0,
+            Verdict::Loss => -1,
         }
     }
 }
@@ -70,9 +70,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn outcomes_follow_the_sign() {
-        assert_eq!(Score::new(3).outcome(), Outcome::Win);
-        assert_eq!(Score::new(-1).outcome(), Outcome::Loss);
-        assert_eq!(Score::DRAW.outcome().sign(), 0);
+    fn verdicts_follow_the_sign() {
+        assert_eq!(Score::new(3).verdict(), Verdict::Win);
+        assert_eq!(Score::new(-1).verdict(), Verdict::Loss);
+        assert_eq!(Score::DRAW.verdict().sign(), 0);
     }
 }

@@ -70,7 +70,7 @@ fn check_mask<K: Bitboard>() -> u64 {
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Bounds {
+pub(crate) struct ScoreBounds {
     /// The exact score is at least this.
     pub(crate) lower: i32,
     /// The exact score is at most this.
@@ -327,7 +327,7 @@ impl Table {
 
     /// The bounds stored for `key`, if any.
     #[inline]
-    pub(crate) fn probe<K: Bitboard>(&self, key: K) -> Option<Bounds> {
+    pub(crate) fn probe<K: Bitboard>(&self, key: K) -> Option<ScoreBounds> {
         let slot = self.hashing.slot(key);
         let bucket = self.bucket::<K>(&slot);
         (0..WAYS)
@@ -340,7 +340,7 @@ impl Table {
     /// search of about `2^work` nodes. A new key takes the place of the bucket's entry with the
     /// least work behind it.
     #[inline]
-    pub(crate) fn store<K: Bitboard>(&self, key: K, bounds: Bounds, work: u32) {
+    pub(crate) fn store<K: Bitboard>(&self, key: K, bounds: ScoreBounds, work: u32) {
         let slot = self.hashing.slot(key);
         let work = work.min(MAX_WORK);
         let words = self.bucket::<K>(&slot);
@@ -359,7 +359,7 @@ impl Table {
                 let lower = bounds.lower.max(known.lower);
                 let upper = bounds.upper.min(known.upper);
                 let merged = if lower <= upper {
-                    Bounds {
+                    ScoreBounds {
                         lower,
                         upper,
                         best: bounds.best.or(known.best),
@@ -538,7 +538,7 @@ fn work_of(entry: u64) -> u32 {
 
 /// The entry word of `bounds` under `check` (with `USED`), for keys of type `K`.
 #[inline]
-fn encode<K: Bitboard>(check: u64, bounds: Bounds, work: u32) -> u64 {
+fn encode<K: Bitboard>(check: u64, bounds: ScoreBounds, work: u32) -> u64 {
     let (bits, offset) = (bound_bits::<K>(), 1 << (bound_bits::<K>() - 1));
     let best = bounds.best.map_or(0, |c| c + 1) as u64;
     check
@@ -549,11 +549,11 @@ fn encode<K: Bitboard>(check: u64, bounds: Bounds, work: u32) -> u64 {
 }
 
 #[inline]
-fn decode<K: Bitboard>(entry: u64) -> Bounds {
+fn decode<K: Bitboard>(entry: u64) -> ScoreBounds {
     let (bits, offset) = (bound_bits::<K>(), 1 << (bound_bits::<K>() - 1));
     let bound = |shift: u32| ((entry >> shift) & ((1 << bits) - 1)) as i32 - offset;
     let best = ((entry >> 58) & 0x1f) as u32;
-    Bounds {
+    ScoreBounds {
         lower: bound(53 - 2 * bits),
         upper: bound(53 - bits),
         best: best.checked_sub(1),
@@ -733,7 +733,7 @@ mod tests {
     fn bounds_come_back_and_merge<K: Bitboard>(key: K) {
         let table = Table::with_bits(18);
         assert_eq!(table.probe(key), None);
-        let wide = Bounds {
+        let wide = ScoreBounds {
             lower: -3,
             upper: 10,
             best: Some(2),
@@ -742,7 +742,7 @@ mod tests {
         assert_eq!(table.probe(key), Some(wide));
         table.store(
             key,
-            Bounds {
+            ScoreBounds {
                 lower: -30,
                 upper: 4,
                 best: None,
@@ -751,7 +751,7 @@ mod tests {
         );
         assert_eq!(
             table.probe(key),
-            Some(Bounds {
+            Some(ScoreBounds {
                 lower: -3,
                 upper: 4,
                 best: Some(2)
@@ -819,13 +819,13 @@ mod tests {
     }
 
     /// `count` keys of `key_bits` bits, each with bounds of its own.
-    fn keys_with_bounds(key_bits: u32, count: usize) -> impl Iterator<Item = (u128, Bounds)> {
+    fn keys_with_bounds(key_bits: u32, count: usize) -> impl Iterator<Item = (u128, ScoreBounds)> {
         keys(128 - key_bits)
             .take(count)
             .enumerate()
             .map(|(i, key)| {
                 let score = i as i32 % 20 - 10;
-                let bounds = Bounds {
+                let bounds = ScoreBounds {
                     lower: score,
                     upper: score + i as i32 % 3,
                     best: Some(i as u32 % 7),
@@ -839,7 +839,7 @@ mod tests {
     /// along, and that the largest kept them all.
     fn entries_move_to_a_table_of_another_size<K: Bitboard>(key_bits: u32, count: usize) {
         let table = Table::with_bits(18);
-        let stored: Vec<(K, Bounds)> = keys_with_bounds(key_bits, count)
+        let stored: Vec<(K, ScoreBounds)> = keys_with_bounds(key_bits, count)
             .map(|(key, bounds)| (K::from_u128(key), bounds))
             .collect();
         // Work from 1 up, as a checkpoint's entries have (an entry of work 0 ties with an empty
@@ -911,7 +911,7 @@ mod tests {
         let key_bits = 57;
         let table = Table::with_bits(18);
         assert_eq!(table.hashing.exact_key_bits::<u64>(), key_bits);
-        let stored: Vec<(u128, Bounds)> = keys_with_bounds(key_bits, 4_000).collect();
+        let stored: Vec<(u128, ScoreBounds)> = keys_with_bounds(key_bits, 4_000).collect();
         for (i, &(key, bounds)) in stored.iter().enumerate() {
             table.store(S::from_u128(key), bounds, 1 + i as u32 % 16);
         }
@@ -942,7 +942,7 @@ mod tests {
         assert!(!Table::with_bits(26).is_for_giga_pages());
         assert!(!Table::with_bits(26).is_on_giga_pages());
         assert_eq!(table.is_for_giga_pages(), cfg!(target_os = "linux"));
-        let stored: Vec<(u128, Bounds)> = keys_with_bounds(60, 1_000).collect();
+        let stored: Vec<(u128, ScoreBounds)> = keys_with_bounds(60, 1_000).collect();
         for &(key, bounds) in &stored {
             table.store(key as u64, bounds, 3);
         }
@@ -958,7 +958,7 @@ mod tests {
     #[test]
     fn touching_the_pages_keeps_every_entry_and_stops_when_told() {
         let table = Table::with_bits(20);
-        let stored: Vec<(u128, Bounds)> = keys_with_bounds(60, 1_000).collect();
+        let stored: Vec<(u128, ScoreBounds)> = keys_with_bounds(60, 1_000).collect();
         for &(key, bounds) in &stored {
             table.store(key as u64, bounds, 3);
         }
@@ -1013,7 +1013,7 @@ mod tests {
     fn a_two_word_entry_read_half_rewritten_does_not_match() {
         let table = Table::with_bits(16);
         let key = 0xfeed_u128 << 90 | 0x1234;
-        let old = Bounds {
+        let old = ScoreBounds {
             lower: -3,
             upper: 10,
             best: Some(2),
@@ -1026,7 +1026,7 @@ mod tests {
             .unwrap();
         let upper_word = slot.first + 2 * way + 1;
         // A rewrite of the same key, caught after its upper word only.
-        let new = encode::<u128>(slot.check, Bounds { lower: 4, ..old }, 6);
+        let new = encode::<u128>(slot.check, ScoreBounds { lower: 4, ..old }, 6);
         table.entries[upper_word].store(new, Relaxed);
         assert_eq!(table.probe(key), None);
         // And once the lower word follows, the new entry is whole.
@@ -1051,7 +1051,7 @@ mod tests {
     fn entries_hold_every_score_of_their_boards() {
         // u64 keys: boards of at most 60 cells, scores -30..=30; u128 keys: at most 120 cells.
         for (score, best) in [(-30, Some(0)), (30, Some(15)), (0, None)] {
-            let bounds = Bounds {
+            let bounds = ScoreBounds {
                 lower: score,
                 upper: score.max(-score),
                 best,
@@ -1061,7 +1061,7 @@ mod tests {
             assert_eq!(work_of(entry), MAX_WORK);
         }
         for score in [-60, 60] {
-            let bounds = Bounds {
+            let bounds = ScoreBounds {
                 lower: score,
                 upper: 60,
                 best: Some(15),

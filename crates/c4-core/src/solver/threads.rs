@@ -207,7 +207,7 @@ mod tests {
     use super::*;
     use crate::solver::exhaustive::random_games;
     use crate::solver::parallel::PARALLEL_MIN_NODES;
-    use crate::solver::score::Outcome;
+    use crate::solver::score::Verdict;
 
     #[test]
     fn helpers_join_a_long_search_and_stop_with_it() {
@@ -224,7 +224,7 @@ mod tests {
         assert!(pair.nodes() > PARALLEL_MIN_NODES);
         // Single probes take the helpers too.
         pair.reset();
-        assert_eq!(pair.solve_weak(&position), Outcome::Win);
+        assert_eq!(pair.solve_weak(&position), Verdict::Win);
         for bound in [5, 6] {
             pair.reset();
             let at_most = pair.is_at_most_within(&position, Score::new(bound), &Limits::default());
