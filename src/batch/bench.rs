@@ -17,7 +17,7 @@ use super::sizes::SizeOutcome;
 use super::table::solver;
 use crate::notation::Counting;
 use crate::solver::book::Book;
-use crate::solver::{with_position, AnyPosition, Score, DEFAULT_TABLE_BITS};
+use crate::solver::{with_position, AnyPosition, Score, TableSize};
 use crate::textio::book::built_in_book;
 use crate::textio::describe;
 use crate::textio::files::open_regular;
@@ -67,7 +67,7 @@ impl Default for BenchOptions {
         BenchOptions {
             step: 1,
             limit: None,
-            table_bits: DEFAULT_TABLE_BITS,
+            table_bits: TableSize::BATCH.bits(),
             threads: 1,
             task: BenchTask::Solve,
             book: built_in_book(),

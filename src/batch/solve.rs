@@ -11,7 +11,7 @@ use super::error::LineError;
 use super::line::{analysis_text, first_field, printable, MAX_BATCH_LINE_BYTES};
 use super::table::{say_once, solver};
 use crate::solver::book::Book;
-use crate::solver::{with_position, DEFAULT_TABLE_BITS};
+use crate::solver::{with_position, TableSize};
 use crate::textio::book::built_in_book;
 use crate::textio::read_bounded_line;
 
@@ -61,7 +61,7 @@ impl BatchOptions {
         BatchOptions {
             mode,
             board: BatchBoard::standard(),
-            table_bits: DEFAULT_TABLE_BITS,
+            table_bits: TableSize::BATCH.bits(),
             threads,
             book,
             checkpoint: None,

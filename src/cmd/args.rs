@@ -16,10 +16,9 @@ use crate::batch::{BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask,
 use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions};
-use crate::protocol::command::HASH_MIB;
 use crate::protocol::Trust;
 use crate::solver::book::Book;
-use crate::solver::{table_bits_for_mib, table_mib, DEFAULT_TABLE_BITS, MAX_THREADS};
+use crate::solver::{TableSize, MAX_THREADS};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 
 /// What `c4 --help` ends with.
@@ -165,8 +164,8 @@ pub struct SolveArgs {
     /// A transposition table of MB MiB (2-524288, rounded down to a power of two; default 2):
     /// larger boards want more. From 1024 on it goes on 1 GiB pages where Linux has enough
     /// reserved, and standard error says whether it got them
-    #[arg(long, value_name = "MB", value_parser = hash_mib)]
-    pub hash: Option<u32>,
+    #[arg(long, value_name = "MB", value_parser = table_size)]
+    pub hash: Option<TableSize>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board; any --hash and --threads): for searches of hours.
     /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress, then stops c4. A line whose FILE
@@ -216,7 +215,7 @@ impl SolveArgs {
         };
         Ok(BatchOptions {
             board: self.lines.board(),
-            table_bits: self.hash.map_or(DEFAULT_TABLE_BITS, table_bits_for_mib),
+            table_bits: self.hash.unwrap_or(TableSize::BATCH).bits(),
             checkpoint: self.checkpoint.clone().map(|file| Checkpointing {
                 file,
                 every: Duration::from_secs(self.checkpoint_every as u64),
@@ -253,7 +252,7 @@ fn default_table_note(mode: &str, board: &BatchBoard, table_set: bool) -> Option
         format!(
             "c4 {mode}: note: the table is {} MiB, the default, which suits 7x6; a search from \
              early on a {}x{} board wants far more: --hash MB (such as --hash 1024)",
-            table_mib(DEFAULT_TABLE_BITS),
+            TableSize::BATCH.mib(),
             board.width(),
             board.height()
         )
@@ -285,8 +284,8 @@ pub struct BenchArgs {
     /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two). From
     /// 1024 on it goes on 1 GiB pages where Linux has enough reserved, and standard error says
     /// whether it got them
-    #[arg(long, value_name = "MB", value_parser = hash_mib, conflicts_with = "bits")]
-    pub hash: Option<u32>,
+    #[arg(long, value_name = "MB", value_parser = table_size, conflicts_with = "bits")]
+    pub hash: Option<TableSize>,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
     pub threads: usize,
@@ -327,9 +326,9 @@ impl BenchArgs {
             limit: self.limit,
             table_bits: self
                 .hash
-                .map(table_bits_for_mib)
+                .map(TableSize::bits)
                 .or(self.bits)
-                .unwrap_or(DEFAULT_TABLE_BITS),
+                .unwrap_or(TableSize::BATCH.bits()),
             threads: self.threads,
             task: match (self.analyze, self.sizes) {
                 (true, _) => BenchTask::Analyze,
@@ -559,10 +558,10 @@ fn board_size(text: &str) -> Result<BatchBoard, String> {
 }
 
 /// A table size in MiB, as the protocol's `hash` takes it.
-fn hash_mib(text: &str) -> Result<u32, String> {
-    let (least, most) = HASH_MIB;
+fn table_size(text: &str) -> Result<TableSize, String> {
+    let (least, most) = (TableSize::MIN_MIB, TableSize::MAX_MIB);
     match whole_number::<u32>(text) {
-        WholeNumber::Value(n) if (least..=most).contains(&n) => Ok(n),
+        WholeNumber::Value(n) if (least..=most).contains(&n) => Ok(TableSize::from_mib(n)),
         _ => Err(format!("expected a whole number from {least} to {most}")),
     }
 }

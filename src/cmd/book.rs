@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use crate::bookbuild::{self, BuildError, BuildOptions, Progress, Shard};
 use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
-use crate::solver::DEFAULT_TABLE_BITS;
+use crate::solver::TableSize;
 use crate::textio::book::{built_in_book, file_format, read_book};
 
 /// The standard board, the default of `c4 book build`.
@@ -79,7 +79,7 @@ pub struct BuildArgs {
     pub out: Option<PathBuf>,
     /// Each worker's table: 2^BITS entries of 8 bytes (a small table stays in the processor's
     /// caches: on 300 depth-9 positions 2^18 took 3-10% less time than 2^20, 2^16 more).
-    #[arg(long, default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(16..=30))]
+    #[arg(long, default_value_t = TableSize::BATCH.bits(), value_parser = clap::value_parser!(u32).range(16..=30))]
     pub table_bits: u32,
     /// Stop after solving this many positions (to measure the cost on a sample).
     #[arg(long)]

@@ -20,7 +20,7 @@ use crate::notation::{
 };
 use crate::rules::{check_name, Game, MoveError, NameError, Variant};
 use crate::solver::book::Book;
-use crate::solver::{table_bits_for_mib, Solver, SolverError};
+use crate::solver::{Solver, SolverError, TableSize};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 use crate::textio::savefile::{self, SaveError};
 
@@ -74,9 +74,6 @@ pub enum SessionError {
     Refused(#[from] Refusal),
 }
 
-/// The solver's table size until `hash` changes it, in MiB.
-pub const DEFAULT_HASH_MIB: u32 = 64;
-
 /// The seed of the random choices until `seed` changes it.
 pub const DEFAULT_SEED: u64 = 0;
 
@@ -91,7 +88,8 @@ pub struct Session {
     names: Vec<String>,
     /// Made on the first search and kept, with its table, between searches.
     solver: Option<Solver>,
-    hash_mib: u32,
+    /// The table `hash` set ([`TableSize::SESSION`] until then).
+    table_size: TableSize,
     /// Threads per exact search (`threads`).
     threads: u32,
     /// The opening book the solver consults (`book`), and where it came from.
@@ -149,7 +147,7 @@ impl Session {
             game: Game::new(variant),
             names,
             solver: None,
-            hash_mib: DEFAULT_HASH_MIB,
+            table_size: TableSize::SESSION,
             threads: 1,
             book: built_in(),
             rng: Rng::new(DEFAULT_SEED),
@@ -240,16 +238,16 @@ impl Session {
         match self.solver.take() {
             Some(solver) => solver,
             None => self
-                .new_solver(self.hash_mib)
+                .new_solver(self.table_size)
                 .unwrap_or_else(|e| panic!("{e}")),
         }
     }
 
-    /// A solver with a table of `mib` MiB, warmed if the front end asked for it and the table
-    /// is at most [`WARM_TABLE_MIB`].
-    fn new_solver(&mut self, mib: u32) -> Result<Solver, SolverError> {
-        let solver = Solver::try_with_table_bits(table_bits_for_mib(mib))?;
-        if self.warm_tables && mib <= WARM_TABLE_MIB {
+    /// A solver with a table of `size`, warmed if the front end asked for it and the table is
+    /// at most [`WARM_TABLE_MIB`].
+    fn new_solver(&mut self, size: TableSize) -> Result<Solver, SolverError> {
+        let solver = Solver::try_with_table_bits(size.bits())?;
+        if self.warm_tables && size.mib() <= WARM_TABLE_MIB {
             self.warming = solver.warm_tables();
         }
         Ok(solver)
@@ -427,13 +425,13 @@ impl Session {
                 })))
             }
             Command::Hash(mib) => {
-                let mib = table_mib(mib);
-                let max = self.trust.max_hash_mib();
-                if mib > max {
+                let size = TableSize::from_mib(mib);
+                let max = self.trust.max_table_size();
+                if size > max {
                     return Err(Refusal::Hash {
-                        asked: mib,
-                        max,
-                        kept: self.hash_mib,
+                        asked: size.mib(),
+                        max: max.mib(),
+                        kept: self.table_size.mib(),
                     }
                     .into());
                 }
@@ -441,16 +439,16 @@ impl Session {
                 // new one be refused, the next search makes one of the size that was set.
                 self.solver = None;
                 let solver = self
-                    .new_solver(mib)
+                    .new_solver(size)
                     .map_err(|_| SessionError::TableMemory {
-                        mib,
-                        kept: self.hash_mib,
+                        mib: size.mib(),
+                        kept: self.table_size.mib(),
                     })?;
                 self.solver = Some(solver);
-                self.hash_mib = mib;
+                self.table_size = size;
                 // The reply means the table is ready, warm if it is warmed at all.
                 self.prepare_solver();
-                Ok(Response::Hash(self.hash_mib))
+                Ok(Response::Hash(size.mib()))
             }
             Command::Solve { weak } => {
                 return Ok(self.search_unless_over(SearchKind::Solve { weak }))
@@ -486,12 +484,6 @@ impl Session {
 /// The book built into c4, as `book on` names it.
 fn built_in() -> Option<(Arc<Book>, String)> {
     built_in_book().map(|book| (book, "built-in".to_string()))
-}
-
-/// The table size used for a request of `mib` MiB: the largest power of two not above it, since
-/// the table's buckets are indexed by the key's low bits.
-fn table_mib(mib: u32) -> u32 {
-    1 << mib.max(1).ilog2()
 }
 
 /// `Player 1`, `Player 2`, ...
@@ -539,7 +531,7 @@ mod tests {
             (2 * WARM_TABLE_MIB, false),
         ] {
             session.prepare_solver();
-            drop(session.new_solver(mib).unwrap());
+            drop(session.new_solver(TableSize::from_mib(mib)).unwrap());
             assert_eq!(session.warming.is_some(), warmed, "{mib} MiB");
             let Step::Reply(reply, _) = session.execute(Command::Hash(mib)) else {
                 panic!("hash searched");
@@ -550,7 +542,7 @@ mod tests {
         }
         // A session not told to keep its tables warm never starts a thread for them.
         let mut cold = Session::default();
-        drop(cold.new_solver(2).unwrap());
+        drop(cold.new_solver(TableSize::BATCH).unwrap());
         assert!(cold.warming.is_none());
     }
 }

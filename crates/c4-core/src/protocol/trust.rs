@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::command::HASH_MIB;
+use crate::solver::TableSize;
 use crate::solver::MAX_THREADS;
 
 /// Who may be on the other end of the protocol.
@@ -20,10 +20,6 @@ pub enum Trust {
     Untrusted,
 }
 
-/// The largest table an untrusted client may ask for, in MiB: the session's default, so that a
-/// server's memory is bounded by its number of connections.
-pub const UNTRUSTED_HASH_MIB: u32 = 64;
-
 /// The most threads an untrusted client's searches may use.
 pub const UNTRUSTED_THREADS: u32 = 2;
 
@@ -32,11 +28,12 @@ pub const UNTRUSTED_THREADS: u32 = 2;
 pub const UNTRUSTED_SEARCH_TIME: Duration = Duration::from_secs(60);
 
 impl Trust {
-    /// The largest table `hash` may ask for, in MiB.
-    pub fn max_hash_mib(self) -> u32 {
+    /// The largest table `hash` may ask for: for an untrusted client the session's default,
+    /// so that a server's memory is bounded by its number of connections.
+    pub fn max_table_size(self) -> TableSize {
         match self {
-            Trust::Full => HASH_MIB.1,
-            Trust::Untrusted => UNTRUSTED_HASH_MIB,
+            Trust::Full => TableSize::from_mib(TableSize::MAX_MIB),
+            Trust::Untrusted => TableSize::SESSION,
         }
     }
 

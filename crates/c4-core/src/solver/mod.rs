@@ -26,6 +26,7 @@ mod root;
 mod score;
 mod state;
 mod table;
+mod table_size;
 mod threads;
 
 pub use crate::with_position;
@@ -37,4 +38,5 @@ pub use parallel::{MAX_THREADS, PARALLEL_MIN_NODES};
 pub use position::Position;
 pub use proven::ProbeProgress;
 pub use score::{Score, Verdict};
-pub use state::{table_bits_for_mib, table_mib, Solver, DEFAULT_TABLE_BITS};
+pub use state::Solver;
+pub use table_size::TableSize;

@@ -13,30 +13,12 @@ use super::parallel::{Helpers, Team, MAX_THREADS, PARALLEL_NEAR_LEAF_BITS};
 use super::position::Position;
 use super::score::Score;
 use super::table::Table;
-
-/// The default table: 2^18 entries, 2 MiB. With the 1 MiB near-leaf table most probes hit the
-/// processor's caches, which pays for the positions a larger table would keep. Against 2^20
-/// entries with a 2^19 near-leaf table, in alternating runs: 6% more nodes on every 25th
-/// begin-hard line, yet 12% less time there, 28% less on every 20th begin-medium line, 30% less
-/// on middle-easy, and the empty board in 29.1 s instead of 31.2 s.
-pub const DEFAULT_TABLE_BITS: u32 = 18;
-
-/// The table bits of a table of `mib` MiB, rounded down to a power of two (2^17 entries of 8
-/// bytes are 1 MiB), as the protocol's `hash` and the command line's `--hash` ask for it.
-pub fn table_bits_for_mib(mib: u32) -> u32 {
-    17 + mib.max(1).ilog2()
-}
-
-/// The MiB of a table of `2^bits` entries (at least 2^17): the inverse of
-/// [`table_bits_for_mib`].
-pub fn table_mib(bits: u32) -> u64 {
-    1 << bits.saturating_sub(17)
-}
+use super::table_size::TableSize;
 
 /// Positions with at most this many empty cells go to the small near-leaf table.
 pub(super) const NEAR_LEAF_EMPTY: i32 = 12;
 
-/// The near-leaf table: 2^17 entries, 1 MiB (see [`DEFAULT_TABLE_BITS`]).
+/// The near-leaf table: 2^17 entries, 1 MiB (see [`TableSize::BATCH`]).
 const NEAR_LEAF_BITS: u32 = 17;
 
 /// An exact Connect Four solver with its own transposition table.
@@ -97,9 +79,9 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver with the default table ([`DEFAULT_TABLE_BITS`]).
+    /// A solver with the batch modes' table ([`TableSize::BATCH`]).
     pub fn new() -> Solver {
-        Solver::with_table_bits(DEFAULT_TABLE_BITS)
+        Solver::with_table_bits(TableSize::BATCH.bits())
     }
 
     /// A solver whose table holds about `2^bits` entries of 8 bytes (clamped to 16..=36).
@@ -119,7 +101,8 @@ impl Solver {
     /// outgrow the memory free later).
     pub fn try_with_table_bits(bits: u32) -> Result<Solver, SolverError> {
         let table = Table::try_with_bits(bits).ok_or(SolverError::TableMemory {
-            mib: table_mib(bits.clamp(16, 36)),
+            // 2^17 entries of 8 bytes are 1 MiB; the table is at least 2^16 of them.
+            mib: 1 << bits.clamp(17, 36).saturating_sub(17),
         })?;
         Ok(Solver::on_tables(
             Arc::new(table),

@@ -47,9 +47,6 @@ pub const MAX_MOVETIME_MS: u64 = 86_400_000;
 /// The most positions `nodes` accepts.
 pub const MAX_NODES: u64 = u32::MAX as u64;
 
-/// The smallest and largest transposition tables, in MiB.
-pub const HASH_MIB: (u32, u32) = (2, 524_288);
-
 /// The deepest `perft` accepted: deeper counts take hours on the standard board.
 pub const MAX_PERFT_DEPTH: u32 = 12;
 

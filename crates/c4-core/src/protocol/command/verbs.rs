@@ -12,8 +12,9 @@ use super::args::{
     number, position_args, seed, style, Args,
 };
 use super::go::{analyze_args, go_args};
-use super::{Command, HASH_MIB, MAX_PERFT_DEPTH, MAX_UNDO};
+use super::{Command, MAX_PERFT_DEPTH, MAX_UNDO};
 use crate::notation::Style;
+use crate::solver::TableSize;
 use crate::solver::MAX_THREADS;
 
 /// One verb of the protocol: how `help` shows it and how its arguments are read.
@@ -206,7 +207,11 @@ static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
             |i| {
                 arg(
                     "a size in MiB",
-                    number("size", HASH_MIB.0.into(), HASH_MIB.1.into()),
+                    number(
+                        "size",
+                        TableSize::MIN_MIB.into(),
+                        TableSize::MAX_MIB.into(),
+                    ),
                 )
                 .map(|n| Command::Hash(n as u32))
                 .parse(i)

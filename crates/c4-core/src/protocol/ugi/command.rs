@@ -17,10 +17,9 @@ use crate::notation::grammar::{fail, is_blank, word};
 use crate::notation::{FenSyntaxError, MoveText, MovesError};
 use crate::protocol::command::{
     arg, keyword, level_failure, no_such_option, number, position_spec, whole_arguments,
-    write_position, Args, Bounds, Problem, Start, HASH_MIB, MAX_GO_DEPTH, MAX_MOVETIME_MS,
-    MAX_NODES,
+    write_position, Args, Bounds, Problem, Start, MAX_GO_DEPTH, MAX_MOVETIME_MS, MAX_NODES,
 };
-use crate::solver::MAX_THREADS;
+use crate::solver::{TableSize, MAX_THREADS};
 
 /// The largest clock time or increment `go` accepts, in milliseconds (about 49 days).
 pub const MAX_CLOCK_MS: u64 = u32::MAX as u64;
@@ -271,7 +270,7 @@ fn set_option(input: &str) -> Args<'_, EngineOption> {
             .map_err(|e| e.map(level_failure)),
         "hash" => arg(
             "a size in MiB",
-            number("hash", HASH_MIB.0.into(), HASH_MIB.1.into()),
+            number("hash", TableSize::MIN_MIB.into(), TableSize::MAX_MIB.into()),
         )
         .map(|n| EngineOption::Hash(n as u32))
         .parse(rest),

@@ -4,11 +4,10 @@
 use std::fmt;
 
 use super::command::EngineOption;
-use crate::protocol::command::HASH_MIB;
 use crate::protocol::reply::ENGINE_NAME;
-use crate::protocol::session::DEFAULT_HASH_MIB;
 use crate::protocol::trust::Trust;
 use crate::rules::Column;
+use crate::solver::TableSize;
 
 /// Who `id author` names.
 pub const ENGINE_AUTHOR: &str = "the c4 authors";
@@ -154,9 +153,10 @@ fn option_line(name: &str, trust: Trust) -> String {
     let declaration = match name {
         "level" => "type string default perfect".to_string(),
         "hash" => format!(
-            "type spin default {DEFAULT_HASH_MIB} min {} max {}",
-            HASH_MIB.0,
-            trust.max_hash_mib()
+            "type spin default {} min {} max {}",
+            TableSize::SESSION.mib(),
+            TableSize::MIN_MIB,
+            trust.max_table_size().mib()
         ),
         "threads" => format!("type spin default 1 min 1 max {}", trust.max_threads()),
         _ => "type check default true".to_string(),
