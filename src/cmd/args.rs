@@ -395,8 +395,9 @@ pub struct PlayArgs {
     /// grid (boxed cells over a 'col 1 2 ...' footer), dots (a header of column numbers over
     /// cells with . for empty), letters (a header of letters, one character per cell), pipes
     /// (|X|O| rows over 0-based labels), numbers (0 empty, 1, 2, ... the players in turn order,
-    /// no labels) or colour (dots with coloured tokens on a terminal when NO_COLOR is unset;
-    /// grid otherwise)
+    /// no labels), tabs (a header of column numbers over tokens and - for empty, separated by
+    /// tabs) or colour (dots with coloured tokens on a terminal when NO_COLOR is unset; grid
+    /// otherwise)
     #[arg(long, value_name = "STYLE")]
     pub style: Option<String>,
     /// numbers (1-16, the default), letters (A-P) or from-zero (0-15, as the pipes style labels

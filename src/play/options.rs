@@ -159,7 +159,7 @@ pub enum OptionError {
         source: LevelError,
     },
     /// A style that is not one.
-    #[error("unknown style '{0}'; styles: grid, dots, letters, pipes, numbers, colour")]
+    #[error("unknown style '{0}'; styles: grid, dots, letters, pipes, numbers, tabs, colour")]
     Style(String),
     /// A column naming that is not one.
     #[error("unknown column naming '{0}'; expected numbers, letters or from-zero")]
