@@ -15,7 +15,7 @@ use super::book::BookArgs;
 use crate::batch::{BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing};
 use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::Counting;
-use crate::play::{OptionError, PlayOptions};
+use crate::play::{OptionError, PlayOptions, Program};
 use crate::protocol::command::HASH_MIB;
 use crate::protocol::Trust;
 use crate::solver::book::Book;
@@ -430,6 +430,12 @@ pub struct PlayArgs {
     /// file of columns plays a game. --start=off keeps the menu
     #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on")]
     pub start: Option<String>,
+    /// Be one of the five programs c4 was made from, with its own dialogue, players and rules:
+    /// grid, dots, letters, numbers or pipes (docs/play.md). Other settings are refused, but
+    /// dots takes --tokens, --fen, --moves, --computer (its last player) and --seed, and
+    /// letters --computer O=LEVEL and --seed
+    #[arg(long, value_name = "NAME")]
+    pub classic: Option<String>,
 }
 
 impl PlayArgs {
@@ -441,12 +447,71 @@ impl PlayArgs {
     /// A value [`PlayOptions::apply`] refuses (prefixed by its flag), `--players` and
     /// `--tokens` that disagree, or settings that do not make a game.
     pub fn into_options(self) -> Result<PlayOptions, OptionError> {
+        let options = self.applied_to(PlayOptions::default())?;
+        options.check()?;
+        Ok(options)
+    }
+
+    /// The program `--classic` names and its settings: the program's own, changed by the flags
+    /// it takes ([`Program::flags`]), checked by the program.
+    ///
+    /// # Errors
+    /// An unknown program, a flag the program does not take, a value [`PlayOptions::apply`]
+    /// refuses, or settings the program cannot play.
+    pub fn into_classic(self, name: &str) -> Result<(Program, PlayOptions), OptionError> {
+        let program = Program::from_name(name)
+            .ok_or_else(|| OptionError::UnknownProgram(name.to_string()))?;
+        if let Some(flag) = self
+            .given()
+            .into_iter()
+            .find(|flag| !program.flags().contains(flag))
+        {
+            return Err(OptionError::NotClassicSetting {
+                program: program.name(),
+                flag,
+                allowed: program.flags(),
+            });
+        }
+        let options = self.applied_to(program.defaults())?;
+        program.check(&options)?;
+        Ok((program, options))
+    }
+
+    /// The flags given, without their dashes.
+    fn given(&self) -> Vec<&'static str> {
+        let values = [
+            ("width", self.width.is_some()),
+            ("height", self.height.is_some()),
+            ("connect", self.connect.is_some()),
+            ("players", self.players.is_some()),
+            ("tokens", self.tokens.is_some()),
+            ("names", self.names.is_some()),
+            ("computer", !self.computer.is_empty()),
+            ("human", !self.human.is_empty()),
+            ("style", self.style.is_some()),
+            ("columns", self.columns.is_some()),
+            ("letters", self.letters),
+            ("from-zero", self.from_zero),
+            ("early-draw", self.early_draw.is_some()),
+            ("seed", self.seed.is_some()),
+            ("fen", self.fen.is_some()),
+            ("moves", self.moves.is_some()),
+            ("start", self.start.is_some()),
+        ];
+        values
+            .into_iter()
+            .filter_map(|(flag, given)| given.then_some(flag))
+            .collect()
+    }
+
+    /// `options` changed by every flag given, through [`PlayOptions::apply`], unchecked as a
+    /// whole.
+    fn applied_to(self, mut options: PlayOptions) -> Result<PlayOptions, OptionError> {
         let columns = match (self.letters, self.from_zero) {
             (true, _) => Some("letters".to_string()),
             (_, true) => Some("from-zero".to_string()),
             _ => self.columns,
         };
-        let mut options = PlayOptions::default();
         let apply = |options: &mut PlayOptions, flag: &'static str, value: &str| {
             options.apply(flag, value).map_err(|e| OptionError::Flag {
                 flag,
@@ -493,7 +558,6 @@ impl PlayArgs {
         for (key, value) in names.chain(computers).chain(humans).chain(rest) {
             apply(&mut options, key, &value)?;
         }
-        options.check()?;
         Ok(options)
     }
 }
