@@ -15,18 +15,7 @@ fn transcript(input: &[u8], args: &[&str]) -> (String, i32) {
 
 /// Runs `c4` in `folder` with `input` on stdin; returns stdout and the exit status.
 fn transcript_in(folder: &Path, input: &[u8], args: &[&str]) -> (String, i32) {
-    let output = Command::cargo_bin("c4")
-        .unwrap()
-        .current_dir(folder)
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert!(
-        output.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = common::run_in(folder, args, input);
     (
         String::from_utf8(output.stdout).unwrap(),
         output.status.code().unwrap(),

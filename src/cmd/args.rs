@@ -15,7 +15,7 @@ use super::book::BookArgs;
 use crate::batch::{BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing};
 use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::Counting;
-use crate::play::{OptionError, PlayOptions};
+use crate::play::{OptionError, PlayOptions, Program};
 use crate::protocol::Trust;
 use crate::solver::book::Book;
 use crate::solver::{TableSize, MAX_THREADS};
@@ -394,8 +394,9 @@ pub struct PlayArgs {
     /// grid (boxed cells over a 'col 1 2 ...' footer), dots (a header of column numbers over
     /// cells with . for empty), letters (a header of letters, one character per cell), pipes
     /// (|X|O| rows over 0-based labels), numbers (0 empty, 1, 2, ... the players in turn order,
-    /// no labels) or colour (dots with coloured tokens on a terminal when NO_COLOR is unset;
-    /// grid otherwise)
+    /// no labels), tabs (a header of column numbers over tokens and - for empty, separated by
+    /// tabs) or colour (dots with coloured tokens on a terminal when NO_COLOR is unset; grid
+    /// otherwise)
     #[arg(long, value_name = "STYLE")]
     pub style: Option<String>,
     /// numbers (1-16, the default), letters (A-P) or from-zero (0-15, as the pipes style labels
@@ -428,6 +429,12 @@ pub struct PlayArgs {
     /// file of columns plays a game. --start=off keeps the menu
     #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on")]
     pub start: Option<String>,
+    /// Be one of the five programs c4 was made from, with its own dialogue, players and rules:
+    /// grid, dots, letters, numbers or pipes (docs/play.md). Other settings are refused, but
+    /// dots takes --tokens, --fen, --moves, --computer (its last player) and --seed, and
+    /// letters --computer O=LEVEL and --seed
+    #[arg(long, value_name = "NAME")]
+    pub classic: Option<String>,
 }
 
 impl PlayArgs {
@@ -439,12 +446,71 @@ impl PlayArgs {
     /// A value [`PlayOptions::apply`] refuses (prefixed by its flag), `--players` and
     /// `--tokens` that disagree, or settings that do not make a game.
     pub fn into_options(self) -> Result<PlayOptions, OptionError> {
+        let options = self.applied_to(PlayOptions::default())?;
+        options.check()?;
+        Ok(options)
+    }
+
+    /// The program `--classic` names and its settings: the program's own, changed by the flags
+    /// it takes ([`Program::flags`]), checked by the program.
+    ///
+    /// # Errors
+    /// An unknown program, a flag the program does not take, a value [`PlayOptions::apply`]
+    /// refuses, or settings the program cannot play.
+    pub fn into_classic(self, name: &str) -> Result<(Program, PlayOptions), OptionError> {
+        let program = Program::from_name(name)
+            .ok_or_else(|| OptionError::UnknownProgram(name.to_string()))?;
+        if let Some(flag) = self
+            .given()
+            .into_iter()
+            .find(|flag| !program.flags().contains(flag))
+        {
+            return Err(OptionError::NotClassicSetting {
+                program: program.name(),
+                flag,
+                allowed: program.flags(),
+            });
+        }
+        let options = self.applied_to(program.defaults())?;
+        program.check(&options)?;
+        Ok((program, options))
+    }
+
+    /// The flags given, without their dashes.
+    fn given(&self) -> Vec<&'static str> {
+        let values = [
+            ("width", self.width.is_some()),
+            ("height", self.height.is_some()),
+            ("connect", self.connect.is_some()),
+            ("players", self.players.is_some()),
+            ("tokens", self.tokens.is_some()),
+            ("names", self.names.is_some()),
+            ("computer", !self.computer.is_empty()),
+            ("human", !self.human.is_empty()),
+            ("style", self.style.is_some()),
+            ("columns", self.columns.is_some()),
+            ("letters", self.letters),
+            ("from-zero", self.from_zero),
+            ("early-draw", self.early_draw.is_some()),
+            ("seed", self.seed.is_some()),
+            ("fen", self.fen.is_some()),
+            ("moves", self.moves.is_some()),
+            ("start", self.start.is_some()),
+        ];
+        values
+            .into_iter()
+            .filter_map(|(flag, given)| given.then_some(flag))
+            .collect()
+    }
+
+    /// `options` changed by every flag given, through [`PlayOptions::apply`], unchecked as a
+    /// whole.
+    fn applied_to(self, mut options: PlayOptions) -> Result<PlayOptions, OptionError> {
         let columns = match (self.letters, self.from_zero) {
             (true, _) => Some("letters".to_string()),
             (_, true) => Some("from-zero".to_string()),
             _ => self.columns,
         };
-        let mut options = PlayOptions::default();
         let apply = |options: &mut PlayOptions, flag: &'static str, value: &str| {
             options.apply(flag, value).map_err(|e| OptionError::Flag {
                 flag,
@@ -491,7 +557,6 @@ impl PlayArgs {
         for (key, value) in names.chain(computers).chain(humans).chain(rest) {
             apply(&mut options, key, &value)?;
         }
-        options.check()?;
         Ok(options)
     }
 }

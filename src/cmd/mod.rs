@@ -127,11 +127,15 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
             ugi::run(stdin, stdout, ugi::Opening::Fresh, args.trust())?;
             Ok(Done::Success)
         }
-        Some(Mode::Play(args)) => {
-            let options = args
-                .into_options()
-                .map_err(|e| usage_error(Some("play"), e))?;
-            crate::play::run_stdio(options)?;
+        Some(Mode::Play(mut args)) => {
+            let usage = |e| usage_error(Some("play"), e);
+            match args.classic.take() {
+                Some(name) => {
+                    let (program, options) = args.into_classic(&name).map_err(usage)?;
+                    crate::play::run_classic_stdio(program, options)?;
+                }
+                None => crate::play::run_stdio(args.into_options().map_err(usage)?)?,
+            }
             Ok(Done::Success)
         }
         Some(Mode::Solve(args)) => {

@@ -1,12 +1,15 @@
-//! `c4 play`: Connect Four for people at a terminal, from a start menu through whole games.
+//! `c4 play`: Connect Four for people at a terminal, from a start menu through whole games, in
+//! its own words or, with `--classic` ([`classic`]), in those of one of the original programs.
 //! This front end does its own I/O on any `BufRead`/`Write` pair; every rule, layout, file
 //! format and move choice comes from the layers below.
 
+pub mod classic;
 mod options;
 mod session;
 
 use std::io::{self, BufWriter, IsTerminal};
 
+pub use classic::Program;
 pub use options::{
     check_name, level_name, parse_level, BoardStyle, ColumnNames, OptionError, PlayOptions,
     MAX_LOOKAHEAD, SETTINGS,
@@ -19,7 +22,31 @@ pub use session::run;
 ///
 /// # Errors
 /// Only I/O errors of standard input or output.
-pub fn run_stdio(mut options: PlayOptions) -> io::Result<()> {
+pub fn run_stdio(options: PlayOptions) -> io::Result<()> {
+    on_stdio(options, run)
+}
+
+/// `c4 play --classic` as `program` with `options` on standard input and output, set up for
+/// the terminal as [`run_stdio`] sets up `c4 play`.
+///
+/// # Errors
+/// Only I/O errors of standard input or output.
+pub fn run_classic_stdio(program: Program, options: PlayOptions) -> io::Result<()> {
+    on_stdio(options, |input, output, options| {
+        classic::run(input, output, program, &options)
+    })
+}
+
+/// Runs `front_end` on standard input and output, with echo, colour, the thinking line and the
+/// seed set from whether they are terminals.
+fn on_stdio(
+    mut options: PlayOptions,
+    front_end: impl FnOnce(
+        io::StdinLock<'static>,
+        BufWriter<io::StdoutLock<'static>>,
+        PlayOptions,
+    ) -> io::Result<()>,
+) -> io::Result<()> {
     let stdin = io::stdin();
     options.echo = !stdin.is_terminal();
     options.colour_allowed =
@@ -29,7 +56,7 @@ pub fn run_stdio(mut options: PlayOptions) -> io::Result<()> {
         options.seed = Some(clock_seed());
     }
     let output = BufWriter::new(io::stdout().lock());
-    run(stdin.lock(), output, options)
+    front_end(stdin.lock(), output, options)
 }
 
 /// A seed that differs from run to run, so that games against the computer vary at a terminal.

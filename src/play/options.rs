@@ -159,7 +159,7 @@ pub enum OptionError {
         source: LevelError,
     },
     /// A style that is not one.
-    #[error("unknown style '{0}'; styles: grid, dots, letters, pipes, numbers, colour")]
+    #[error("unknown style '{0}'; styles: grid, dots, letters, pipes, numbers, tabs, colour")]
     Style(String),
     /// A column naming that is not one.
     #[error("unknown column naming '{0}'; expected numbers, letters or from-zero")]
@@ -204,6 +204,35 @@ pub enum OptionError {
         flag: &'static str,
         /// What is wrong with its value.
         source: Box<OptionError>,
+    },
+    /// `--classic` with a name that is no program's.
+    #[error("unknown program '{0}'; programs: {names}", names = crate::play::Program::names())]
+    UnknownProgram(String),
+    /// A flag whose setting the classic program does not have.
+    #[error(
+        "the {program} program has no setting --{flag}{}",
+        if .allowed.is_empty() { " (it takes none but --classic)".to_string() } else { format!(" (it takes --{})", .allowed.join(", --")) }
+    )]
+    NotClassicSetting {
+        /// The program's name.
+        program: &'static str,
+        /// The flag, without its dashes.
+        flag: &'static str,
+        /// The flags the program takes.
+        allowed: &'static [&'static str],
+    },
+    /// A computer player in a classic program that has none.
+    #[error("the {0} program has no computer player")]
+    NoComputer(&'static str),
+    /// A computer player for a token the classic program's computer does not play.
+    #[error("the {program} program's computer plays {allowed}, not {token}")]
+    ClassicComputer {
+        /// The program's name.
+        program: &'static str,
+        /// The token given to the computer.
+        token: char,
+        /// The token the program's computer plays.
+        allowed: char,
     },
     /// `--players` and `--tokens` with different numbers of players.
     #[error("--players {players} and --tokens {tokens} disagree")]

@@ -170,16 +170,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(answer)
     }
 
-    /// One line of input without its line ending, or `None` at the end of the input. Invalid
-    /// UTF-8 is replaced, control characters are dropped, and a line longer than
-    /// [`MAX_ANSWER_BYTES`] is read to its end and kept short.
     fn read_answer(&mut self) -> io::Result<Option<String>> {
-        let Some(line) = read_bounded_line(&mut self.input, MAX_ANSWER_BYTES)? else {
-            return Ok(None);
-        };
-        let text = String::from_utf8_lossy(&line.bytes);
-        let text: String = text.chars().filter(|c| !c.is_control()).collect();
-        Ok(Some(text.trim().to_string()))
+        read_answer(&mut self.input)
     }
 
     /// The start menu, until the player quits; with [`PlayOptions::start`] (from the flags or
@@ -622,26 +614,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let variant = game.variant();
         match game.outcome() {
             Outcome::Win(winner) => {
-                let mut ways: Vec<String> = Vec::new();
-                for line in game.winning_lines() {
-                    let first = line.cells[0];
-                    let way = match line.direction {
-                        // Rows are counted from the top, as the dots program counts them.
-                        Direction::Horizontal => format!("row {}", variant.height() - first.row),
-                        Direction::Vertical => {
-                            format!("column {}", self.column_name(first.column as u64 + 1))
-                        }
-                        Direction::DiagonalUp | Direction::DiagonalDown => "diagonal".to_string(),
-                    };
-                    if !ways.contains(&way) {
-                        ways.push(way);
-                    }
-                }
-                self.say(&format!(
-                    "{} wins the game via {}.",
-                    self.who(winner),
-                    ways.join(" and ")
-                ))?;
+                let ways = winning_ways(game, |n| self.column_name(n));
+                self.say(&format!("{} wins the game via {ways}.", self.who(winner)))?;
                 let name = self.current().names[winner.index()].clone();
                 let is_computer = |i: usize| {
                     self.options
@@ -722,9 +696,40 @@ impl<R: BufRead, W: Write> Session<R, W> {
     }
 }
 
+/// How the winner's lines run: `row 3` (rows counted from the top, as the dots program counts
+/// them), `column 4` (named by `column_name` from its 1-based number) or `diagonal`, each said
+/// once, joined by `and`.
+pub(super) fn winning_ways(game: &Game, column_name: impl Fn(u64) -> String) -> String {
+    let mut ways: Vec<String> = Vec::new();
+    for line in game.winning_lines() {
+        let first = line.cells[0];
+        let way = match line.direction {
+            Direction::Horizontal => format!("row {}", game.variant().height() - first.row),
+            Direction::Vertical => format!("column {}", column_name(first.column as u64 + 1)),
+            Direction::DiagonalUp | Direction::DiagonalDown => "diagonal".to_string(),
+        };
+        if !ways.contains(&way) {
+            ways.push(way);
+        }
+    }
+    ways.join(" and ")
+}
+
+/// One line of `input` without its line ending, trimmed, or `None` at the end of the input.
+/// Invalid UTF-8 is replaced, control characters are dropped, and a line longer than
+/// [`MAX_ANSWER_BYTES`] is read to its end and kept short.
+pub(super) fn read_answer(input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let Some(line) = read_bounded_line(input, MAX_ANSWER_BYTES)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&line.bytes);
+    let text: String = text.chars().filter(|c| !c.is_control()).collect();
+    Ok(Some(text.trim().to_string()))
+}
+
 /// The solver in `slot`, made on first use with the built-in book, when `wanted` and it can
 /// play `game`.
-fn solver_for<'a>(
+pub(super) fn solver_for<'a>(
     slot: &'a mut Option<Solver>,
     game: &Game,
     wanted: bool,
@@ -740,7 +745,7 @@ fn solver_for<'a>(
 }
 
 /// An error message as a sentence: capital first letter, full stop.
-fn sentence(text: &str) -> String {
+pub(super) fn sentence(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),

@@ -2,6 +2,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
 
 /// A new empty folder named after `suite` and `name`.
 pub fn empty_folder(suite: &str, name: &str) -> PathBuf {
@@ -36,4 +39,23 @@ pub fn scratch_folder(suite: &str, name: &str) -> PathBuf {
         fs::copy(entry.path(), folder.join(entry.file_name())).unwrap();
     }
     folder
+}
+
+/// What `c4 ARGS` does in `folder` with `input` on stdin; it must write nothing on stderr.
+#[allow(dead_code, reason = "not every test binary runs c4 in a folder")]
+pub fn run_in(folder: &Path, args: &[&str], input: &[u8]) -> Output {
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .current_dir(folder)
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        output.stderr.is_empty(),
+        "c4 {}: stderr: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
 }

@@ -1,4 +1,4 @@
-//! Board pictures: the five layouts of the source programs, drawn for any board size.
+//! Board pictures: the source programs' layouts, drawn for any board size.
 //! Only text is made here; printing it is the caller's business.
 //!
 //! Every layout draws the top row first, ends each line with `\n`, and has no trailing spaces and
@@ -28,16 +28,20 @@ pub enum Style {
     /// The numbers program's grid of numbers: `0` for an empty cell and the player's number (`1`,
     /// `2`, up to `8` with more players) for a stone, one space between cells, no labels.
     Numbers,
+    /// The dots program's other layout, from its requirements: a header of column numbers over
+    /// rows of tokens and `-` for empty, every field separated by one tab.
+    Tabs,
 }
 
 impl Style {
     /// Every style, in the order they are listed to users.
-    pub const ALL: [Style; 5] = [
+    pub const ALL: [Style; 6] = [
         Style::Grid,
         Style::Dots,
         Style::Letters,
         Style::Pipes,
         Style::Numbers,
+        Style::Tabs,
     ];
 
     /// The style called `name` (`grid`, `dots`, `letters`, `pipes` or `numbers`, lowercase), if
@@ -50,7 +54,7 @@ impl Style {
     /// `D` (letters) or `3` (pipes, which count from 0). Numbers has no labels.
     pub fn source_label(self, number: u64) -> String {
         match self {
-            Style::Grid | Style::Dots | Style::Numbers => number.to_string(),
+            Style::Grid | Style::Dots | Style::Numbers | Style::Tabs => number.to_string(),
             Style::Letters => ((b'A' + number as u8 - 1) as char).to_string(),
             Style::Pipes => (number - 1).to_string(),
         }
@@ -64,6 +68,7 @@ impl Style {
             Style::Letters => "letters",
             Style::Pipes => "pipes",
             Style::Numbers => "numbers",
+            Style::Tabs => "tabs",
         }
     }
 }
@@ -98,6 +103,7 @@ pub fn render_labelled(
         Style::Letters => picture.letters(),
         Style::Pipes => picture.pipes(),
         Style::Numbers => picture.numbers(),
+        Style::Tabs => picture.tabs(),
     };
     let mut text = String::new();
     for line in lines {
@@ -197,6 +203,23 @@ impl Picture<'_> {
                 .map(|column| format!(" {}", self.label_char(column)))
                 .collect(),
         );
+        lines
+    }
+
+    /// Never a trailing tab: the last field is a label, `-` or a token.
+    fn tabs(&self) -> Vec<String> {
+        let header = self
+            .columns()
+            .map(|column| self.label(column))
+            .collect::<Vec<_>>()
+            .join("\t");
+        let mut lines = vec![header];
+        lines.extend(self.rows().map(|row| {
+            self.columns()
+                .map(|column| self.cell(row, column, '-').to_string())
+                .collect::<Vec<_>>()
+                .join("\t")
+        }));
         lines
     }
 
@@ -345,6 +368,27 @@ col 1   2   3   4   5   6   7
     }
 
     #[test]
+    fn tabs_reproduce_the_dots_programs_requirements() {
+        // The illustration in the dots program's requirements, tabs and all.
+        let picture = "1\t2\t3\t4\t5\t6\t7
+-\t-\t-\t-\t-\t-\t-
+-\t-\t-\tX\t-\t-\t-
+-\t-\tX\tO\t-\t-\t-
+-\tX\tO\tO\t-\t-\t-
+X\tO\tO\tX\t-\t-\t-
+X\tO\tX\tX\t-\t-\t-
+";
+        let v = variant(7, 6, ['X', 'O']);
+        let rows: Vec<String> = picture
+            .lines()
+            .skip(1)
+            .map(|l| l.replace('\t', ""))
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        assert_eq!(render(&board(&v, &rows), &v, Style::Tabs), picture);
+    }
+
+    #[test]
     fn labels_can_be_any() {
         let v = variant(3, 2, ['x', 'o']);
         let b = board(&v, &[".o.", "xx."]);
@@ -355,6 +399,7 @@ col 1   2   3   4   5   6   7
         assert!(draw(Style::Letters).starts_with("abc\n"));
         assert!(draw(Style::Pipes).ends_with("\n a b c\n"));
         assert_eq!(draw(Style::Numbers), render(&b, &v, Style::Numbers));
+        assert!(draw(Style::Tabs).starts_with("a\tb\tc\n"));
         // One character per column: the last one of a two-digit label.
         let v = variant(12, 2, ['x', 'o']);
         let b = Board::empty(12, 2);
@@ -372,6 +417,7 @@ col 1   2   3   4   5   6   7
         assert_eq!(draw(Style::Letters), "A\nx\n");
         assert_eq!(draw(Style::Pipes), "|x|\n---\n 0\n");
         assert_eq!(draw(Style::Numbers), "1\n");
+        assert_eq!(draw(Style::Tabs), "1\nx\n");
         let empty = Board::empty(1, 1);
         assert_eq!(render(&empty, &v, Style::Dots), " 1\n .\n");
         assert_eq!(render(&empty, &v, Style::Pipes), "| |\n---\n 0\n");
@@ -396,6 +442,7 @@ col 1   2   3
         assert_eq!(draw(Style::Letters), "ABC\n.o.\nxx.\n");
         assert_eq!(draw(Style::Pipes), "| |o| |\n|x|x| |\n-------\n 0 1 2\n");
         assert_eq!(draw(Style::Numbers), "0 2 0\n1 1 0\n");
+        assert_eq!(draw(Style::Tabs), "1\t2\t3\n-\to\t-\nx\tx\t-\n");
     }
 
     #[test]
@@ -436,6 +483,12 @@ col 1   2   3
         assert_eq!(lines[15], format!("|x|{}o|", " |".repeat(14)));
         assert_eq!(lines[16], "-".repeat(33));
         assert_eq!(lines[17], " 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5");
+
+        let tabs = draw(Style::Tabs);
+        let lines: Vec<&str> = tabs.lines().collect();
+        assert_eq!(lines.len(), 17);
+        assert!(lines[0].ends_with("\t15\t16"));
+        assert_eq!(lines[16], format!("x{}\to", "\t-".repeat(14)));
     }
 
     #[test]

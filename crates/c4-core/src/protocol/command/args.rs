@@ -370,7 +370,7 @@ mod tests {
             ),
             (
                 "show fancy",
-                "show has no style 'fancy'; styles: grid dots letters pipes numbers; usage: show [grid|dots|letters|pipes|numbers]",
+                "show has no style 'fancy'; styles: grid dots letters pipes numbers tabs; usage: show [grid|dots|letters|pipes|numbers|tabs]",
             ),
             (
                 "name xy Bob",
