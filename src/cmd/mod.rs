@@ -1,4 +1,4 @@
-//! The `c4` command: runs the mode the command line asks for ([`args`]) on the process's standard
+//! The `c4` command: runs the mode the command line asks for ([`cli`]) on the process's standard
 //! streams, and turns every way it can end into an exit status in one place ([`exit`]): 0 success,
 //! 1 a failed command under `--strict`, a wrong benchmark score, a book that failed to verify, a
 //! `c4 solve --checkpoint` line whose checkpoint could not be used, or an I/O error, 2 a usage
@@ -6,8 +6,8 @@
 //! not an error. `c4 solve --checkpoint` stopped by a signal ends by that signal once its
 //! progress is saved (`signals.rs`). `main.rs` only parses the arguments and calls these.
 
-pub mod args;
 pub mod book;
+pub mod cli;
 #[cfg(unix)]
 mod signals;
 
@@ -21,8 +21,8 @@ use crate::bookbuild::BuildError;
 use crate::protocol::{self, ugi, Options};
 use crate::textio::book::BookFileError;
 use crate::textio::describe;
-pub use args::{usage_error, Cli, Mode};
 use book::BarStyle;
+pub use cli::{usage_error, Cli, Mode};
 
 /// Success: the input ended or `quit` was given, every benchmark score matched.
 const EXIT_SUCCESS: u8 = 0;
@@ -185,7 +185,7 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
 
 /// `c4 bench`: the empty board, or the files given; [`Done::Failed`] when a score did not match,
 /// each mismatch said on standard error.
-fn bench(args: &args::BenchArgs) -> Result<Done, Failure> {
+fn bench(args: &cli::BenchArgs) -> Result<Done, Failure> {
     args.check()?;
     if let Some(note) = args.table_note() {
         eprintln!("{note}");

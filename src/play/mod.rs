@@ -4,19 +4,19 @@
 //! format and move choice comes from the layers below.
 
 pub mod classic;
+mod conversation;
 mod options;
-mod session;
 
 use std::io::{self, BufWriter, IsTerminal};
 
 pub use classic::Program;
+pub use conversation::run;
 pub use options::{
     check_name, level_name, parse_level, BoardStyle, ColumnNames, OptionError, PlayOptions,
     MAX_LOOKAHEAD, SETTINGS,
 };
-pub use session::run;
 
-/// `c4 play` with `options` (from [`crate::cmd::args::PlayArgs`]) on standard input and output, until
+/// `c4 play` with `options` (from [`crate::cmd::cli::PlayArgs`]) on standard input and output, until
 /// the player quits or the input ends. Whether answers are echoed, colour is allowed and where
 /// the seed comes from follow from whether standard input and output are terminals.
 ///

@@ -1,4 +1,4 @@
-//! `c4 play`'s settings: read from flags (`--width 9`, see [`crate::cmd::args::PlayArgs`]) or typed in
+//! `c4 play`'s settings: read from flags (`--width 9`, see [`crate::cmd::cli::PlayArgs`]) or typed in
 //! the setup menu (`width 9`), both through [`PlayOptions::apply`], and checked by building the
 //! variant and start position the rules would play. The game's own settings (size, connect,
 //! players, tokens, early draw) are read by the settings grammar [`crate::notation::settings`],

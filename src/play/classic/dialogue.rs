@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::play::session::read_answer;
+use crate::play::conversation::read_answer;
 
 /// Why a program stops before its own end.
 #[derive(Debug)]

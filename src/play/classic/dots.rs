@@ -4,7 +4,7 @@
 
 use super::turns::{Table, Words};
 use crate::notation::Style;
-use crate::play::session::winning_ways;
+use crate::play::conversation::winning_ways;
 use crate::rules::{Column, DrawReason, Outcome, Player};
 
 /// The dots program's words.

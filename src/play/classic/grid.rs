@@ -9,8 +9,8 @@ use std::path::Path;
 use super::dialogue::{Dialogue, Halt};
 use super::turns::{self, number, Answer, Computers, Refusal, Table, Words};
 use crate::notation::Style;
+use crate::play::conversation::sentence;
 use crate::play::options::PlayOptions;
-use crate::play::session::sentence;
 use crate::rules::{check_name, Game, Outcome};
 use crate::textio::savefile;
 

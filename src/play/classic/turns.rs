@@ -7,8 +7,8 @@ use std::io::{BufRead, Write};
 use super::dialogue::{Dialogue, Halt};
 use crate::engine::{self, Level, Rng};
 use crate::notation::{render, Style};
+use crate::play::conversation::solver_for;
 use crate::play::options::{PlayOptions, COMPUTER_NODE_LIMIT};
-use crate::play::session::solver_for;
 use crate::rules::{Column, Game, MoveError, Player};
 use crate::solver::{Limits, Solver};
 
