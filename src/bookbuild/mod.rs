@@ -4,182 +4,35 @@
 //! against the search; `c4 book` is its command line ([`crate::cmd`]). The book's file format
 //! and lookup are the solver's ([`crate::solver::book`]).
 
+mod error;
 mod progress;
+mod shard;
 
-pub use progress::shard_path;
+pub use error::BuildError;
+pub use progress::{shard_path, ShardProblem};
+pub use shard::Shard;
 
 use std::collections::{HashMap, HashSet};
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use thiserror::Error;
-
 use crate::solver::book::{
     canonical_key, misplaced_left_out, position_of_key, score_from_children, Book, BookError,
 };
-use crate::solver::{Limits, Position, Score, Solver, SolverError};
-use crate::textio::book::BookFileError;
-use crate::textio::describe;
+use crate::solver::{Limits, Position, Score, Solver};
 use crate::textio::files::NewFile;
-pub use progress::ShardProblem;
+use error::io_error;
 use progress::{not_a_position, open_progress, read_progress, ProgressFile, ShardHeader};
+use shard::mix;
 
 /// The deepest book this code builds: keys and counts of deeper ones would not fit in memory.
 pub const MAX_DEPTH: u32 = 16;
 /// Consecutive positions a worker takes at once: neighbours in enumeration order share much of
 /// their tree, so one worker's table serves them all.
 const CHUNK: usize = 8;
-
-/// Everything that can go wrong while building, merging or checking a book.
-#[derive(Debug, Error)]
-pub enum BuildError {
-    /// A file could not be read or written.
-    #[error("{}: {}", path.display(), describe(source))]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// A book file that cannot be read or used.
-    #[error("{0}")]
-    BookFile(#[from] BookFileError),
-    /// A book that cannot be used.
-    #[error("{path}: {source}")]
-    Book {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        source: BookError,
-    },
-    /// A progress file that is not one, or is for another build.
-    #[error("{}: {problem}", path.display())]
-    Shard {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        problem: ShardProblem,
-    },
-    /// A board the solver does not play.
-    #[error(transparent)]
-    Board(SolverError),
-    /// A depth past the deepest book.
-    #[error("the depth must be at most {max}, got {depth}")]
-    Depth {
-        /// Asked for.
-        depth: u32,
-        /// The deepest there is on the board.
-        max: u32,
-    },
-    /// A shard that is not one of its set.
-    #[error("shard {}/{} does not exist: expected I/N with 0 <= I < N", .0.index, .0.count)]
-    NoSuchShard(Shard),
-    /// A merge of nothing.
-    #[error("no shard files to merge")]
-    NoShards,
-    /// A merge without one of the shards.
-    #[error("shard {missing} of {count} is missing: expected one file per shard")]
-    MissingShard {
-        /// The shard not given.
-        missing: u32,
-        /// The shards of the build.
-        count: u32,
-    },
-    /// A ply left out that a book cannot leave out.
-    #[error(transparent)]
-    LeftOut(BookError),
-    /// A ply past the book's to verify.
-    #[error("ply {ply} is past this book, which holds plies 0 to {depth}")]
-    PlyPastBook {
-        /// Asked for.
-        ply: u32,
-        /// The book's last.
-        depth: u32,
-    },
-    /// A ply of the book whose scores are not stored, to verify.
-    #[error("ply {ply} is left out of this book (its scores come from the next ply's): verify a stored ply, such as {stored}")]
-    PlyLeftOut {
-        /// Asked for.
-        ply: u32,
-        /// A ply that is stored.
-        stored: u32,
-    },
-    /// No folder to write to by default.
-    #[error("there is no per-user data folder to write to (neither XDG_DATA_HOME nor HOME is set): give the folder with --dir and the book with -o")]
-    NoDataFolder,
-    /// The book compiled in does not load.
-    #[error("the built-in book is corrupt")]
-    BuiltInBook,
-    /// A book entry whose key is not a position.
-    #[error("book entry with key {key:#x}: {source}")]
-    Entry {
-        /// The entry's key.
-        key: u64,
-        /// Why it is not a position.
-        source: SolverError,
-    },
-    /// Merged shards with scores of keys that are not positions at their depth.
-    #[error("the shards hold {count} scores whose keys are not positions with {depth} stones (first: key {first:#x}); a progress file is corrupt")]
-    Stray {
-        /// Such scores.
-        count: usize,
-        /// The depth.
-        depth: u32,
-        /// One of their keys.
-        first: u64,
-    },
-    /// Merged shards that leave positions unsolved.
-    #[error("the shards leave {missing} of {total} positions at depth {depth} unsolved (first missing: key {first:#x}); finish building them first")]
-    Incomplete {
-        /// Positions without a score.
-        missing: usize,
-        /// Positions at the depth.
-        total: usize,
-        /// The depth.
-        depth: u32,
-        /// One of them.
-        first: u64,
-    },
-}
-
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
-    move |source| BuildError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-/// Which part of the deepest positions one build solves: those whose key hashes to `index`
-/// modulo `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    /// 0-based.
-    pub index: u32,
-    /// At least 1.
-    pub count: u32,
-}
-
-impl Shard {
-    /// The whole set.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Whether the position with canonical key `key` belongs to this shard.
-    pub fn owns(&self, key: u64) -> bool {
-        mix(key) % u64::from(self.count) == u64::from(self.index)
-    }
-}
-
-/// A 64-bit mixer (splitmix64's finaliser), so that shards get even shares of every region of
-/// the tree.
-fn mix(key: u64) -> u64 {
-    let mut z = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// The distinct positions (one of each mirror pair) with `0..=depth` stones and no four in a
 /// row, level by level, in a deterministic order where siblings are neighbours.

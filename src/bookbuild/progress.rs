@@ -24,7 +24,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::{io_error, BuildError, Shard};
+use super::error::{io_error, BuildError};
+use super::shard::Shard;
 use crate::solver::book::{checksum, score_limit};
 use crate::solver::Score;
 use crate::textio::files::{open_regular, NewFile};

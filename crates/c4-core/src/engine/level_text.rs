@@ -8,7 +8,7 @@ use nom::character::complete::{char, space0, space1};
 use nom::Parser;
 use thiserror::Error;
 
-use super::{Level, TieBreak};
+use super::level::{Level, TieBreak};
 use crate::notation::grammar::{fail, Failure, Parsed};
 
 /// Why a level's words were refused.

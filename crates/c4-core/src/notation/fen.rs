@@ -20,7 +20,7 @@ use nom::Parser;
 use thiserror::Error;
 
 use super::grammar::{fail, parse_whole, Parsed};
-use super::token_list;
+use super::settings::token_list;
 use crate::rules::variant::MAX_SIDE;
 use crate::rules::{Board, Cell, Game, PositionError, Variant};
 

@@ -12,17 +12,8 @@ pub mod settings;
 
 pub use fen::{fen_of, Fen, FenError, FenPositionError, FenSyntaxError};
 pub use layout::{render, render_labelled, Style};
-pub use settings::{Setting, SettingError, Settings, SettingsVariantError};
-
-/// Tokens separated by spaces, as messages list them (`x o a`).
-pub fn token_list(tokens: &[crate::rules::Token]) -> String {
-    tokens
-        .iter()
-        .map(|t| t.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 pub use moves::{
     format_moves, parse_column, parse_moves, parse_moves_counting, play_moves, play_sequence,
     Counting, MoveText, MovesError, SequenceError,
 };
+pub use settings::{token_list, Setting, SettingError, Settings, SettingsVariantError};

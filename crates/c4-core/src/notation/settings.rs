@@ -439,6 +439,15 @@ pub enum SettingsVariantError {
     Variant(#[from] VariantError),
 }
 
+/// Tokens separated by spaces, as messages list them (`x o a`).
+pub fn token_list(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,8 @@ use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
-use super::describe;
 use super::files::open_regular;
+use super::words::describe;
 use crate::solver::book::{format_version, Book, BookError};
 
 /// The book shipped inside the binary (see README.md, "The opening book").

@@ -398,7 +398,7 @@ mod tests {
             for e in [opened, refused] {
                 assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{}", path.display());
                 assert_eq!(
-                    super::super::describe(&e),
+                    super::super::words::describe(&e),
                     "it is not a regular file (a pipe, a device or a socket)"
                 );
                 assert!(e.get_ref().is_some_and(|e| e.is::<NotRegularFile>()));

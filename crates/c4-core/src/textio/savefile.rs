@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::describe;
 use super::files::{open_regular, NewFile};
+use super::words::describe;
 use crate::notation::{
     fen_of, Fen, FenError, FenPositionError, SettingError, Settings, SettingsVariantError,
 };

@@ -55,19 +55,22 @@
 //! entry per position, `canonical key << 8 | score as u8`, sorted) are still read, and laid out
 //! in version 3 when loaded.
 
+mod error;
+mod format;
+mod keys;
 pub mod numbering;
+
+pub use error::BookError;
+pub use format::{format_version, FORMAT_VERSION, MAGIC, MAX_LEFT_OUT_IN_A_ROW};
+pub use keys::{canonical_key, position_of_key};
 
 use std::borrow::Cow;
 
-use thiserror::Error;
-
-use super::{Position, Score, SolverError};
+use super::position::Position;
+use super::score::Score;
+use format::{read_u32, read_u64};
 use numbering::Numbering;
 
-/// The first eight bytes of a book file.
-pub const MAGIC: &[u8; 8] = b"c4-book\n";
-/// The format version this code writes (it also reads versions 1 and 2).
-pub const FORMAT_VERSION: u32 = 3;
 /// The size of the header before the ply records, in bytes.
 const FIXED_HEADER_BYTES: usize = 40;
 /// The size of one ply's record in the header.
@@ -79,96 +82,6 @@ const V1_HEADER_BYTES: usize = 32;
 const V1_ENTRY_BYTES: usize = 8;
 /// Bits of the bitmap counted by one directory entry.
 const DIRECTORY_SPAN: u64 = 512;
-/// The most plies left out one after another: a lookup there costs up to 7^n lookups of the
-/// next stored ply (49 for two).
-pub const MAX_LEFT_OUT_IN_A_ROW: u32 = 2;
-
-/// Why a book file cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BookError {
-    /// Shorter than its header says.
-    #[error("the book is truncated: expected {expected} bytes, found {found}")]
-    Truncated {
-        /// The length the header asks for.
-        expected: u64,
-        /// The file's length.
-        found: u64,
-    },
-    /// Longer than its header says.
-    #[error("the book has {extra} bytes after its last entry, expected none")]
-    TrailingBytes {
-        /// Bytes past the last entry.
-        extra: u64,
-    },
-    /// Not a book file.
-    #[error("not a c4 book file (expected the magic bytes \"c4-book\")")]
-    BadMagic,
-    /// A format this code does not read.
-    #[error("book format version {found} is not supported, expected 1 to {FORMAT_VERSION}")]
-    Version {
-        /// The version in the file.
-        found: u32,
-    },
-    /// A board the book cannot hold.
-    #[error("a book board must have width x (height + 1) <= 56, got {width}x{height}")]
-    Board {
-        /// Columns.
-        width: u32,
-        /// Rows.
-        height: u32,
-    },
-    /// A board and depth with too many positions to number.
-    #[error("a {width}x{height} book of depth {depth} would have too many positions to number (more than 2^33); choose a smaller depth")]
-    TooLarge {
-        /// Columns.
-        width: u32,
-        /// Rows.
-        height: u32,
-        /// The depth.
-        depth: u32,
-    },
-    /// A ply that cannot be left out.
-    #[error("ply {ply} cannot be left out of a book of depth {depth}: only plies below the deepest can, at most {MAX_LEFT_OUT_IN_A_ROW} in a row")]
-    Derived {
-        /// The ply asked to be left out.
-        ply: u32,
-        /// The book's depth.
-        depth: u32,
-    },
-    /// The checksum does not match the contents.
-    #[error("the book's checksum does not match its contents (the file is corrupt)")]
-    Checksum,
-    /// A header or section that contradicts the rest of the file.
-    #[error("the book's {what} (the file is corrupt)")]
-    Inconsistent {
-        /// What is wrong, as the end of a sentence.
-        what: &'static str,
-    },
-    /// Entries out of order or repeated.
-    #[error("book entry {index} is not sorted after the one before it")]
-    Unsorted {
-        /// The 0-based entry.
-        index: u64,
-    },
-    /// A key that is not of a position the book can hold.
-    #[error("book entry {index} is not a position with at most {depth} stones")]
-    BadKey {
-        /// The 0-based entry.
-        index: u64,
-        /// The book's depth.
-        depth: u32,
-    },
-    /// An entry that cannot be right.
-    #[error("book entry {index} has score {score}, outside -{limit}..{limit}")]
-    BadScore {
-        /// The 0-based entry.
-        index: u64,
-        /// Its score.
-        score: i32,
-        /// The largest score on the board.
-        limit: i32,
-    },
-}
 
 /// Exact scores of the positions of one board size up to a depth, in the layout of the book
 /// file, read where it lies.
@@ -886,20 +799,6 @@ fn file_bytes(
     bytes
 }
 
-fn read_u32(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
-}
-
-fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
-}
-
-/// The format version a book file says it is in, from its first 12 bytes (or more); `None`
-/// when they are not a book file's start.
-pub fn format_version(start: &[u8]) -> Option<u32> {
-    (start.len() >= 12 && &start[..8] == MAGIC).then(|| read_u32(start, 8))
-}
-
 /// The largest score on a board: a win with the first stone possible.
 pub fn score_limit(width: u32, height: u32) -> i32 {
     (width * height / 2 + 1) as i32
@@ -910,13 +809,6 @@ fn check_board(width: u32, height: u32) -> Result<(), BookError> {
         return Err(BookError::Board { width, height });
     }
     Ok(())
-}
-
-/// The key under which a position and its mirror image are stored: the smaller of the two keys.
-#[inline]
-pub fn canonical_key(position: &Position) -> u64 {
-    let key = position.key();
-    key.min(position.geometry().mirror_key(key))
 }
 
 /// The book's checksum of `header` then `body`, each zero-padded to whole 8-byte words: for
@@ -962,33 +854,6 @@ impl Default for Checksum {
     fn default() -> Checksum {
         Checksum::new()
     }
-}
-
-/// The position whose [`Position::key`] is `key` on a `width` x `height` board.
-///
-/// # Errors
-/// [`SolverError`] when no position has this key.
-pub fn position_of_key(width: u32, height: u32, key: u64) -> Result<Position, SolverError> {
-    // Per column, key = current + mask where mask is the h lowest bits: key + 1 has its top bit
-    // at h, and the current player's stones are the rest.
-    let stride = height + 1;
-    let column_bits = (1u64 << stride) - 1;
-    let (mut current, mut mask) = (0u64, 0u64);
-    for column in 0..width {
-        let bits = (key >> (column * stride)) & column_bits;
-        let stones = (bits + 1).ilog2().min(height);
-        let filled = (1u64 << stones) - 1;
-        let mine = bits.wrapping_sub(filled) & filled;
-        current |= mine << (column * stride);
-        mask |= filled << (column * stride);
-    }
-    let position = Position::from_stones(width, height, current, mask ^ current)?;
-    if position.key() != key {
-        return Err(SolverError::InvalidStones {
-            reason: "the key does not describe a position",
-        });
-    }
-    Ok(position)
 }
 
 #[cfg(test)]

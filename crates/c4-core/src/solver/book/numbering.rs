@@ -9,8 +9,9 @@
 //! costs less than a key per entry. The numbers of each ply follow those of the ply before, so
 //! that one bitmap serves a whole book.
 
-use super::{canonical_key, BookError};
-use crate::solver::Position;
+use super::error::BookError;
+use super::keys::canonical_key;
+use crate::solver::position::Position;
 
 /// The largest numbering made: a bitmap of `2^33` bits is 1 GiB.
 pub const MAX_NUMBERS: u64 = 1 << 33;
