@@ -28,6 +28,7 @@
 //! assert_eq!(scores.len(), 7);
 //! ```
 
+pub mod clock;
 pub mod engine;
 pub mod notation;
 pub mod protocol;

@@ -12,8 +12,7 @@ pub use cutoff::{Cutoff, Watch};
 pub use level_text::{level, level_words, LevelError, Separator};
 pub use rng::Rng;
 
-use std::time::Instant;
-
+use crate::clock::Instant;
 use crate::rules::{Column, Game};
 use crate::solver::{Limits, Score, Solver};
 
