@@ -396,6 +396,7 @@ impl Session {
                 let max = self.trust.max_threads();
                 if threads > max {
                     return Err(Refusal::Threads {
+                        trust: self.trust,
                         asked: threads,
                         max,
                         kept: self.threads,
@@ -431,6 +432,7 @@ impl Session {
                 let max = self.trust.max_hash_mib();
                 if mib > max {
                     return Err(Refusal::Hash {
+                        trust: self.trust,
                         asked: mib,
                         max,
                         kept: self.hash_mib,
@@ -470,7 +472,10 @@ impl Session {
     fn allow_files(&self, verb: &'static str) -> Result<(), Refusal> {
         match self.trust.allows_files() {
             true => Ok(()),
-            false => Err(Refusal::Files { verb }),
+            false => Err(Refusal::Files {
+                trust: self.trust,
+                verb,
+            }),
         }
     }
 
