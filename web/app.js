@@ -183,7 +183,16 @@ function ordinal(n) {
 // The connection.
 
 const params = new URLSearchParams(location.search);
-const ENGINE_URL = params.get("engine") ?? `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+// Which c4 (c4-client.js): by default c4 as WebAssembly in a worker of this page (web/build's
+// static folder); `?engine=native`, a native c4 through a WebSocket to the server of this page
+// (web/serve); `?engine=ws://HOST:PORT/`, one elsewhere.
+const ENGINE = engineOf(params.get("engine"));
+
+function engineOf(asked) {
+  if (asked === null || asked === "worker") return "worker:";
+  if (asked === "native") return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+  return asked;
+}
 
 let engine = null; // the connection, once c4 holds the game (see connect)
 let socket = null; // the connection being opened or in use
@@ -205,7 +214,7 @@ async function connect() {
   clearTimeout(reconnectTimer);
   reconnectTimer = null;
   if (socket !== null) return;
-  const client = new C4Client(ENGINE_URL);
+  const client = new C4Client(ENGINE);
   socket = client;
   showConnection("Connecting to the engine…", false);
   try {
