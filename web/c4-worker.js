@@ -14,7 +14,7 @@
 const ENGINE = new URL("c4.wasm", import.meta.url);
 const BOOK = new URL("c4.book", import.meta.url);
 
-let exports = null; // the engine's, once it has its book
+let exports = null; // the engine's, once it has its book (input waits until then)
 const waiting = []; // input that came before
 let ended = false; // by `quit` or a failure: nothing more is read
 
@@ -45,11 +45,11 @@ async function instantiate() {
   return instance.exports;
 }
 
-/** Copies `bytes` into the engine's buffer; gives their length. */
-function put(bytes) {
+/** Copies `bytes` into `engine`'s buffer; gives their length. */
+function put(engine, bytes) {
   // The buffer first: making it may grow the memory, which replaces memory.buffer.
-  const address = exports.c4_buffer(bytes.length);
-  new Uint8Array(exports.memory.buffer, address, bytes.length).set(bytes);
+  const address = engine.c4_buffer(bytes.length);
+  new Uint8Array(engine.memory.buffer, address, bytes.length).set(bytes);
   return bytes.length;
 }
 
@@ -58,7 +58,7 @@ const encoder = new TextEncoder();
 function feed(text) {
   let quit;
   try {
-    quit = exports.c4_feed(put(encoder.encode(text))) === 1;
+    quit = exports.c4_feed(put(exports, encoder.encode(text))) === 1;
   } catch (error) {
     // A trap leaves the engine's state unknown: it answers nothing more.
     fail(`the engine failed: ${error.message ?? error}`);
@@ -87,12 +87,13 @@ async function start() {
     fail(`the engine could not be loaded: ${error.message ?? error}`);
     return;
   }
-  exports = engine;
   const bytes = await book;
   // Without its book the engine still plays, as `c4 --no-book` does: `book` says so.
-  if (bytes === null || exports.c4_provide_book(put(new Uint8Array(bytes))) !== 0) {
+  if (bytes === null || engine.c4_provide_book(put(engine, new Uint8Array(bytes))) !== 0) {
     console.warn(`c4: no opening book from ${BOOK}: the first moves are searched`);
   }
+  // The session starts with the first input, so only now: with the book.
+  exports = engine;
   for (const text of waiting.splice(0)) if (!ended) feed(text);
 }
 
