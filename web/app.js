@@ -6,7 +6,7 @@
 // `new`, `name TOKEN NAME`, `position startpos|fen … moves …` to set up or restore a game;
 // `status` and `fen` after every change; `play`, `undo N`, `hint`; `genmove LEVEL` for the
 // computer's moves; `analyze stream interval 250` while a person thinks (the next command ends
-// it); `stop` to end a `genmove` or `hint` early.
+// it; in a worker, bounded: see ANALYSIS); `stop` to end a `genmove` or `hint` early.
 
 import { C4Client, ConnectionLost, RefusedError } from "./c4-client.js";
 
@@ -187,6 +187,14 @@ const params = new URLSearchParams(location.search);
 // static folder); `?engine=native`, a native c4 through a WebSocket to the server of this page
 // (web/serve); `?engine=ws://HOST:PORT/`, one elsewhere.
 const ENGINE = engineOf(params.get("engine"));
+
+// The analysis while a person thinks. A worker cannot stop a search it has started (the next
+// command waits for its end: crates/c4-wasm, "Stopping"), so there it is bounded to about a second
+// of search (5 million positions); the page then shows the bounds proven so far, as it does while
+// a native c4 searches on.
+const ANALYSIS = ENGINE.startsWith("worker:")
+  ? "analyze stream interval 250 nodes 5000000"
+  : "analyze stream interval 250";
 
 function engineOf(asked) {
   if (asked === null || asked === "worker") return "worker:";
@@ -397,7 +405,7 @@ function startAnalysis(mine) {
   if (!document.getElementById("show-scores").checked) return;
   analysis = { generation: mine, scores: null, state: "started", depth: 0, info: "Analysing…" };
   renderScores();
-  send("analyze stream interval 250", {
+  send(ANALYSIS, {
     onLine: (line) => {
       if (analysis?.generation === mine) readInfo(line);
     },
