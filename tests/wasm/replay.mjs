@@ -27,9 +27,9 @@ export const DIFFERENT = {
   "ugi_switch.c4": "ugi is an unknown command: the UGI dialect is for match runners, which drive a native c4",
 };
 
-/** Runs `input` through a fresh instance of `module`, given `book` (or no book: null), and gives
- * back what it wrote. */
-export async function transcript(module, book, input) {
+/** A fresh instance of `module`, given `book` (or no book: null): `feed(bytes)` hands it input,
+ * `end()` ends the input, and `output()` is all it has written so far. */
+export async function engine(module, book) {
   let memory = null;
   let out = "";
   const decoder = new TextDecoder();
@@ -50,9 +50,19 @@ export async function transcript(module, book, input) {
     return bytes.length;
   };
   if (book !== null && c4.c4_provide_book(put(book)) !== 0) throw new Error("the book was refused");
-  c4.c4_feed(put(input));
-  c4.c4_end();
-  return out;
+  return {
+    feed: (bytes) => c4.c4_feed(put(bytes)),
+    end: () => c4.c4_end(),
+    output: () => out,
+  };
+}
+
+/** What a fresh instance of `module`, given `book` (or null), writes for the whole of `input`. */
+export async function transcript(module, book, input) {
+  const c4 = await engine(module, book);
+  c4.feed(input);
+  c4.end();
+  return c4.output();
 }
 
 /** The transcript a snapshot holds: what follows its header. */
