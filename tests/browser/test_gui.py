@@ -106,19 +106,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Server:
-    """web/serve itself, as README starts it: websocketd serving web/ and one `c4 --untrusted`
-    (or `engine`, through C4_ENGINE) per connection, from the page's own origin only."""
+class Served:
+    """A server process on a free port of this machine, once it accepts connections."""
 
-    def __init__(self, engine=None):
+    def __init__(self, name, command, **popen):
         self.port = free_port()
-        env = dict(os.environ)
-        if engine is not None:
-            env["C4_ENGINE"] = str(engine)
-        # web/serve ends in `exec websocketd`: this process is websocketd, c4s its children.
         self.process = subprocess.Popen(
-            [str(ROOT / "web" / "serve"), str(self.port)], cwd=ROOT, env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [str(part) for part in command(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen,
         )
         deadline = time.monotonic() + 60
         while True:
@@ -126,10 +121,26 @@ class Server:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 break
             except OSError:
-                assert time.monotonic() < deadline, "websocketd did not start"
-                assert self.process.poll() is None, "websocketd exited"
+                assert time.monotonic() < deadline, f"{name} did not start"
+                assert self.process.poll() is None, f"{name} exited"
                 time.sleep(0.1)
         self.url = f"http://127.0.0.1:{self.port}/"
+
+    def close(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+class Server(Served):
+    """web/serve itself, as README starts it: websocketd serving web/ and one `c4 --untrusted`
+    (or `engine`, through C4_ENGINE) per connection, from the page's own origin only."""
+
+    def __init__(self, engine=None):
+        env = dict(os.environ)
+        if engine is not None:
+            env["C4_ENGINE"] = str(engine)
+        # web/serve ends in `exec websocketd`: this process is websocketd, c4s its children.
+        super().__init__("websocketd", lambda port: [ROOT / "web" / "serve", port], cwd=ROOT, env=env)
         # The page reaches this server's c4 through the WebSocket; the client, the same.
         self.page_url = f"{self.url}?engine=native"
         self.engine = f"ws://127.0.0.1:{self.port}/"
@@ -148,38 +159,16 @@ class Server:
                 children.append(int(stat.parent.name))
         return children
 
-    def close(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=30)
 
-
-class StaticServer:
+class StaticServer(Served):
     """web/dist/ served by Python's static server, as README says: c4 as WebAssembly in a worker
     of the page, the page's default."""
 
     def __init__(self):
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(DIST),
-             str(self.port)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the static server did not start"
-                assert self.process.poll() is None, "the static server exited"
-                time.sleep(0.1)
-        self.url = f"http://127.0.0.1:{self.port}/"
+        super().__init__("the static server", lambda port: [
+            sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", DIST, port])
         self.page_url = self.url
         self.engine = "worker:"
-
-    def close(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=30)
 
 
 # ------------------------------------------------------------------------------------------------
