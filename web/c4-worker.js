@@ -87,6 +87,8 @@ async function start() {
     fail(`the engine could not be loaded: ${error.message ?? error}`);
     return;
   }
+  // The first search's table memory, taken while the book downloads.
+  engine.c4_reserve_table_memory();
   const bytes = await book;
   // Without its book the engine still plays, as `c4 --no-book` does: `book` says so.
   if (bytes === null || engine.c4_provide_book(put(engine, new Uint8Array(bytes))) !== 0) {
