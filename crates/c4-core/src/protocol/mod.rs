@@ -189,11 +189,10 @@ impl<R: Read + Send + 'static> Lines<R> {
 
     /// Starts reading ahead beside `search`, for the line that may stop it.
     fn read_ahead(&mut self, search: &Search) {
-        if let Some(input) = self.input.take() {
+        if let Some(mut input) = self.input.take() {
             let stop = search.stop_flag();
             let any_line = search.is_stream();
             self.ahead = Some(thread::spawn(move || {
-                let mut input = input;
                 let next = read_ahead(&mut input, &stop, any_line);
                 ReadAhead { input, next }
             }));
