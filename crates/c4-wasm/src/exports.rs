@@ -5,9 +5,10 @@
 //! Exports: `c4_buffer(len)` gives the address of a buffer of `len` bytes for the host to write
 //! into; `c4_provide_book(len)` takes the buffer's first `len` bytes as the book (before the
 //! first input; 0 if it is a valid book, 1 if not); `c4_reserve_table_memory()` readies the
-//! memory of the first search's table, while the host waits for the book; `c4_feed(len)` takes them as input (and
-//! gives 1 once `quit` has run); `c4_end()` ends the input. Imports, from the module `c4`: `write(address, len)`, the UTF-8
-//! text written (a reply, or an `info` line as it comes), and the core's clock, `now_ms()`.
+//! memory of the first search's table, while the host waits for the book; `c4_feed(len)` takes
+//! the buffer's first `len` bytes as input (and gives 1 once `quit` has run); `c4_end()` ends
+//! the input. Imports, from the module `c4`: `write(address, len)`, the UTF-8 text written (a
+//! reply, or an `info` line as it comes), and the core's clock, `now_ms()`.
 
 use std::cell::RefCell;
 

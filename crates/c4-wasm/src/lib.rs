@@ -36,8 +36,11 @@ use c4_core::protocol::{
 /// as they are whole.
 pub struct Feed {
     interpreter: Interpreter,
-    /// Input not yet run: whole lines, then perhaps the start of one.
+    /// Input not yet run: whole lines, then perhaps the start of one; from `run_up_to` on.
     pending: Vec<u8>,
+    /// How much of `pending` has been run: taken out once per piece of input, not per line, so
+    /// that a long script is not moved once a line.
+    run_up_to: usize,
     /// The line after a search, read ahead while it ran, to run next.
     next: Option<RawLine>,
     /// A streaming analysis has written its last `info` line; the empty line that ends its
@@ -63,6 +66,7 @@ impl Feed {
                 trust: Trust::WebPage,
             }),
             pending: Vec::new(),
+            run_up_to: 0,
             next: None,
             stream_open: false,
             quit: false,
@@ -77,6 +81,8 @@ impl Feed {
         }
         self.pending.extend_from_slice(bytes);
         self.run(false, write);
+        self.pending.drain(..self.run_up_to);
+        self.run_up_to = 0;
         // A line still unfinished past the longest accepted is refused whole when it ends,
         // whatever else comes: only enough of it is kept to know that.
         if self.pending.len() > MAX_LINE_BYTES + 2 {
@@ -132,16 +138,18 @@ impl Feed {
             if answer.exit == Some(Exit::Quit) {
                 self.quit = true;
                 self.pending = Vec::new();
+                self.run_up_to = 0;
             }
         }
     }
 
     /// The input that holds whole lines: up to the last line ending, or at the end all of it.
     fn whole_lines(&self, at_end: bool) -> &[u8] {
+        let rest = &self.pending[self.run_up_to..];
         match at_end {
-            true => &self.pending,
-            false => match self.pending.iter().rposition(|&b| b == b'\n') {
-                Some(last) => &self.pending[..=last],
+            true => rest,
+            false => match rest.iter().rposition(|&b| b == b'\n') {
+                Some(last) => &rest[..=last],
                 None => &[],
             },
         }
@@ -174,7 +182,7 @@ impl Feed {
         let mut input = Cursor::new(self.whole_lines(at_end));
         let line = read(&mut input);
         let used = usize::try_from(input.position()).unwrap_or(usize::MAX);
-        self.pending.drain(..used.min(self.pending.len()));
+        self.run_up_to = self.run_up_to.saturating_add(used).min(self.pending.len());
         line
     }
 
