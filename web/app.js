@@ -231,7 +231,7 @@ async function connect() {
     connectionLost(client);
     return;
   }
-  client.addEventListener("close", () => connectionLost(client));
+  client.addEventListener("close", (event) => connectionLost(client, event.detail?.reason));
   // The handshake and the restore run in turn with the page's actions, on this connection only.
   await act(async () => {
     const ask = (command) => client.send(command);
@@ -264,14 +264,14 @@ async function connect() {
   });
 }
 
-function connectionLost(client) {
+function connectionLost(client, reason = "its connection closed") {
   if (socket !== client) return;
   socket = null;
   engine = null;
   generation++;
   thinking = null;
   const seconds = Math.round(reconnectDelay / 1000);
-  showConnection(`The engine is not answering: its connection closed. Your game is kept and will be restored when it is back. Trying again in ${seconds} s.`, true);
+  showConnection(`The engine is not answering: ${reason}. Your game is kept and will be restored when it is back. Trying again in ${seconds} s.`, true);
   setStatus("No engine: reconnecting…");
   $("engine").textContent = "Engine: not connected";
   document.body.dataset.turn = "offline";

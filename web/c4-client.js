@@ -96,23 +96,23 @@ class WorkerTransport {
     const worker = new Worker(this.url, { type: "module" });
     this.worker = worker;
     this.onClose = onClose;
-    const end = () => {
+    const end = (reason) => {
       if (this.worker !== worker) return;
       worker.terminate();
       this.worker = null;
-      onClose();
+      onClose(reason);
     };
     worker.onmessage = (event) => {
       if (typeof event.data === "string") onText(event.data);
       else {
-        // `quit` was answered, or the engine failed.
+        // `quit` was answered, or the engine could not load or failed: the reason says which.
         if (event.data.error) console.error(`c4 worker: ${event.data.error}`);
-        end();
+        end(event.data.error);
       }
     };
     worker.onerror = (event) => {
       console.error(`c4 worker: ${event.message}`);
-      end();
+      end(event.message);
     };
     return Promise.resolve();
   }
@@ -142,7 +142,8 @@ class WorkerTransport {
  *
  * `send` resolves with `{text, lines}` on `=`, and rejects with RefusedError on `?` and with
  * ConnectionLost if the connection closes first. Listeners of the "close" event hear when the
- * connection ends, whoever ended it.
+ * connection ends, whoever ended it; its `detail.reason`, when the worker's engine could not load
+ * or failed, says why.
  */
 export class C4Client extends EventTarget {
   /** `engine`: "worker:" for c4-worker.js beside this module, "worker:URL" for another, or the
@@ -168,9 +169,9 @@ export class C4Client extends EventTarget {
   connect() {
     return this.transport.connect(
       (text) => this.receiveText(text),
-      () => {
+      (reason) => {
         this.failPending();
-        this.dispatchEvent(new Event("close"));
+        this.dispatchEvent(new CustomEvent("close", { detail: { reason } }));
       },
     );
   }

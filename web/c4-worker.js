@@ -33,13 +33,19 @@ async function instantiate() {
       write: (address, len) => postMessage(decoder.decode(new Uint8Array(memory.buffer, address, len))),
     },
   };
-  const response = fetch(ENGINE);
+  const response = await fetch(ENGINE);
+  if (!response.ok) {
+    throw new Error(
+      `the server answered ${response.status} for ${ENGINE.pathname}; web/build builds it into ` +
+        "web/dist/ (the page of web/serve reaches its native c4 with ?engine=native)",
+    );
+  }
   let instance;
   try {
-    ({ instance } = await WebAssembly.instantiateStreaming(response, imports));
+    ({ instance } = await WebAssembly.instantiateStreaming(response.clone(), imports));
   } catch {
     // A server that does not say application/wasm: compiled from the bytes instead.
-    ({ instance } = await WebAssembly.instantiate(await (await response).arrayBuffer(), imports));
+    ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), imports));
   }
   memory = instance.exports.memory;
   return instance.exports;

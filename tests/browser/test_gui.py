@@ -430,6 +430,17 @@ def test_served_safely(context, server):
     assert (ROOT / "README.md").read_bytes() == readme
 
 
+def test_page_without_its_engine(context, server):
+    """web/serve's page opened without ?engine=native looks for the worker's engine, which web/
+    does not hold: the page says where it is built, instead of only that the engine is away."""
+    page = context.new_page()
+    page.goto(server.url)
+    expect(page.locator("#connection-text")).to_contain_text(
+        "The engine is not answering: the engine could not be loaded: the server answered 404 for "
+        "/c4.wasm; web/build builds it", timeout=WAIT_MS)
+    page.close()
+
+
 def test_page_engine_refusals(context, server):
     """c4 in the page's worker refuses what a page cannot do (docs/gui.md): files, threads,
     tables past 1 GiB, the UGI dialect; in its own words, keeping its game."""
@@ -814,7 +825,9 @@ def steps(transport, server, context, page, ref):
         ("undo and hint", lambda: test_undo_and_hint(page, ref, state["won"])),
         ("refused command", lambda: test_refusals(page, ref)),
         ("pasted moves", lambda: test_paste_moves(page, ref)),
-    ] + ([("engine killed mid-game", lambda: test_engine_killed(page, ref, server))] if native else []) + [
+    ] + ([("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
+          ("the page without its engine", lambda: test_page_without_its_engine(context, server))]
+         if native else []) + [
         ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
         ("early draw", lambda: test_early_draw(page, ref)),
         ("another board", lambda: test_other_board(page, ref)),
