@@ -6,7 +6,7 @@
 // `new`, `name TOKEN NAME`, `position startpos|fen … moves …` to set up or restore a game;
 // `status` and `fen` after every change; `play`, `undo N`, `hint`; `genmove LEVEL` for the
 // computer's moves; `analyze stream interval 250` while a person thinks (the next command ends
-// it); `stop` to end a `genmove` or `hint` early.
+// it; in a worker, bounded: see ANALYSIS); `stop` to end a `genmove` or `hint` early.
 
 import { C4Client, ConnectionLost, RefusedError } from "./c4-client.js";
 
@@ -183,7 +183,24 @@ function ordinal(n) {
 // The connection.
 
 const params = new URLSearchParams(location.search);
-const ENGINE_URL = params.get("engine") ?? `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+// Which c4 (c4-client.js): by default c4 as WebAssembly in a worker of this page (web/build's
+// static folder); `?engine=native`, a native c4 through a WebSocket to the server of this page
+// (web/serve); `?engine=ws://HOST:PORT/`, one elsewhere.
+const ENGINE = engineOf(params.get("engine"));
+
+// The analysis while a person thinks. A worker cannot stop a search it has started (the next
+// command waits for its end: crates/c4-wasm, "Stopping"), so there it is bounded to about a second
+// of search (5 million positions); the page then shows the bounds proven so far, as it does while
+// a native c4 searches on.
+const ANALYSIS = ENGINE.startsWith("worker:")
+  ? "analyze stream interval 250 nodes 5000000"
+  : "analyze stream interval 250";
+
+function engineOf(asked) {
+  if (asked === null || asked === "worker") return "worker:";
+  if (asked === "native") return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+  return asked;
+}
 
 let engine = null; // the connection, once c4 holds the game (see connect)
 let socket = null; // the connection being opened or in use
@@ -205,7 +222,7 @@ async function connect() {
   clearTimeout(reconnectTimer);
   reconnectTimer = null;
   if (socket !== null) return;
-  const client = new C4Client(ENGINE_URL);
+  const client = new C4Client(ENGINE);
   socket = client;
   showConnection("Connecting to the engine…", false);
   try {
@@ -214,7 +231,7 @@ async function connect() {
     connectionLost(client);
     return;
   }
-  client.addEventListener("close", () => connectionLost(client));
+  client.addEventListener("close", (event) => connectionLost(client, event.detail?.reason));
   // The handshake and the restore run in turn with the page's actions, on this connection only.
   await act(async () => {
     const ask = (command) => client.send(command);
@@ -247,14 +264,14 @@ async function connect() {
   });
 }
 
-function connectionLost(client) {
+function connectionLost(client, reason = "its connection closed") {
   if (socket !== client) return;
   socket = null;
   engine = null;
   generation++;
   thinking = null;
   const seconds = Math.round(reconnectDelay / 1000);
-  showConnection(`The engine is not answering: its connection closed. Your game is kept and will be restored when it is back. Trying again in ${seconds} s.`, true);
+  showConnection(`The engine is not answering: ${reason}. Your game is kept and will be restored when it is back. Trying again in ${seconds} s.`, true);
   setStatus("No engine: reconnecting…");
   $("engine").textContent = "Engine: not connected";
   document.body.dataset.turn = "offline";
@@ -388,7 +405,7 @@ function startAnalysis(mine) {
   if (!document.getElementById("show-scores").checked) return;
   analysis = { generation: mine, scores: null, state: "started", depth: 0, info: "Analysing…" };
   renderScores();
-  send("analyze stream interval 250", {
+  send(ANALYSIS, {
     onLine: (line) => {
       if (analysis?.generation === mine) readInfo(line);
     },

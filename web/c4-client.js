@@ -1,4 +1,7 @@
-// c4-client.js: a client for the c4 protocol (protocol.md) over a WebSocket.
+// c4-client.js: a client for the c4 protocol (protocol.md), with two ways to reach c4:
+//   - a Web Worker running c4 compiled to WebAssembly (c4-worker.js, web/build): nothing to
+//     install, served by any static server; one thread, no files;
+//   - a WebSocket to a native c4 (web/serve): threads, big tables, an engine of one's own.
 //
 // This module knows the protocol's framing and nothing about the game: it numbers every command,
 // writes it as one line, reads the reply that carries the same id and hands it back as a promise.
@@ -14,8 +17,8 @@
 //     which ends it (its empty line is written, then the new command runs).
 //
 // websocketd (the server, see web/serve) starts one c4 per connection and turns every line c4
-// writes into one WebSocket message, the empty lines included; a message we send may hold several
-// lines.
+// writes into one WebSocket message, the empty lines included; the worker posts what c4 writes as
+// it writes it (a whole reply, or one line of a stream). A message we send may hold several lines.
 
 /** The engine refused a command: `message` is its own words (the text after `?ID `). */
 export class RefusedError extends Error {
@@ -26,7 +29,8 @@ export class RefusedError extends Error {
   }
 }
 
-/** The socket closed (the engine process ended, or the network went) before the reply came. */
+/** The connection closed (the engine process ended, the network went, or the worker failed)
+ * before the reply came. */
 export class ConnectionLost extends Error {
   constructor(command) {
     super(`the connection to the engine was lost before '${command}' was answered`);
@@ -35,36 +39,20 @@ export class ConnectionLost extends Error {
   }
 }
 
-/**
- * One connection to one c4 process.
- *
- *   const c4 = new C4Client("ws://localhost:8080/");
- *   await c4.connect();
- *   const reply = await c4.send("play 4");      // {text: "ply 1, o to move", lines: []}
- *   const status = await c4.send("status");     // {text: "", lines: ["to-move o", ...]}
- *   c4.send("analyze stream interval 250", {onLine: (line) => show(line)});
- *
- * `send` resolves with `{text, lines}` on `=`, and rejects with RefusedError on `?` and with
- * ConnectionLost if the socket closes first. Listeners of the "close" event hear when the
- * connection ends, whoever ended it.
- */
-export class C4Client extends EventTarget {
+/** A WebSocket to a native c4: one message per line c4 writes. */
+class SocketTransport {
   constructor(url) {
-    super();
     this.url = url;
     this.socket = null;
-    this.nextId = 1;
-    this.pending = []; // commands sent and not yet answered, oldest first
-    this.reading = null; // the reply being read: {entry, text, lines}
-    this.log = []; // the last lines sent and received, for a page that wants to show them
   }
 
-  get connected() {
+  get open() {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
 
-  /** Opens the socket; resolves when it is open, rejects if it cannot be opened. */
-  connect() {
+  /** Opens it: resolves when open, rejects if it cannot be; then `onText` hears what c4 writes
+   * and `onClose` that it closed. */
+  connect(onText, onClose) {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.url);
       this.socket = socket;
@@ -73,22 +61,124 @@ export class C4Client extends EventTarget {
         opened = true;
         resolve();
       };
-      socket.onmessage = (event) => {
-        // One line per message from websocketd; split anyway, in case a server batches them.
-        for (const line of String(event.data).split("\n")) this.receive(line);
-      };
+      socket.onmessage = (event) => onText(`${event.data}\n`);
       socket.onclose = () => {
         if (this.socket === socket) this.socket = null;
-        this.failPending();
-        if (opened) this.dispatchEvent(new Event("close"));
+        if (opened) onClose();
         else reject(new Error(`cannot connect to ${this.url}`));
       };
     });
   }
 
-  /** Closes the socket; commands still waiting are rejected with ConnectionLost. */
+  write(text) {
+    this.socket.send(text);
+  }
+
   close() {
     if (this.socket) this.socket.close();
+  }
+}
+
+/** c4 as WebAssembly in a Web Worker (c4-worker.js): messages of text each way. */
+class WorkerTransport {
+  constructor(url) {
+    this.url = url;
+    this.worker = null;
+    this.onClose = null;
+  }
+
+  get open() {
+    return this.worker !== null;
+  }
+
+  /** Starts the worker (it loads the engine and its book, holding input until then). */
+  connect(onText, onClose) {
+    const worker = new Worker(this.url, { type: "module" });
+    this.worker = worker;
+    this.onClose = onClose;
+    const end = (reason) => {
+      if (this.worker !== worker) return;
+      worker.terminate();
+      this.worker = null;
+      onClose(reason);
+    };
+    worker.onmessage = (event) => {
+      if (typeof event.data === "string") onText(event.data);
+      else {
+        // `quit` was answered, or the engine could not load or failed: the reason says which.
+        if (event.data.error) console.error(`c4 worker: ${event.data.error}`);
+        end(event.data.error);
+      }
+    };
+    worker.onerror = (event) => {
+      console.error(`c4 worker: ${event.message}`);
+      end(event.message);
+    };
+    return Promise.resolve();
+  }
+
+  write(text) {
+    this.worker.postMessage(text);
+  }
+
+  /** Ends the worker, as a closed socket ends its c4. */
+  close() {
+    const worker = this.worker;
+    if (worker === null) return;
+    worker.terminate();
+    this.worker = null;
+    this.onClose();
+  }
+}
+
+/**
+ * One connection to one c4: a worker of this page, or a native c4 through a WebSocket.
+ *
+ *   const c4 = new C4Client("worker:");                // or "ws://localhost:8080/"
+ *   await c4.connect();
+ *   const reply = await c4.send("play 4");      // {text: "ply 1, o to move", lines: []}
+ *   const status = await c4.send("status");     // {text: "", lines: ["to-move o", ...]}
+ *   c4.send("analyze stream interval 250", {onLine: (line) => show(line)});
+ *
+ * `send` resolves with `{text, lines}` on `=`, and rejects with RefusedError on `?` and with
+ * ConnectionLost if the connection closes first. Listeners of the "close" event hear when the
+ * connection ends, whoever ended it; its `detail.reason`, when the worker's engine could not load
+ * or failed, says why.
+ */
+export class C4Client extends EventTarget {
+  /** `engine`: "worker:" for c4-worker.js beside this module, "worker:URL" for another, or the
+   * ws:// or wss:// URL of a native c4. */
+  constructor(engine) {
+    super();
+    this.engine = engine;
+    this.transport = engine.startsWith("worker:")
+      ? new WorkerTransport(new URL(engine.slice("worker:".length) || "c4-worker.js", import.meta.url))
+      : new SocketTransport(engine);
+    this.nextId = 1;
+    this.pending = []; // commands sent and not yet answered, oldest first
+    this.reading = null; // the reply being read: {entry, text, lines}
+    this.partial = ""; // the start of a line not yet whole
+    this.log = []; // the last lines sent and received, for a page that wants to show them
+  }
+
+  get connected() {
+    return this.transport.open;
+  }
+
+  /** Opens the connection; resolves when it is open, rejects if it cannot be opened. */
+  connect() {
+    return this.transport.connect(
+      (text) => this.receiveText(text),
+      (reason) => {
+        this.failPending();
+        this.dispatchEvent(new CustomEvent("close", { detail: { reason } }));
+      },
+    );
+  }
+
+  /** Closes the connection; commands still waiting are rejected with ConnectionLost. */
+  close() {
+    this.transport.close();
   }
 
   /**
@@ -104,8 +194,15 @@ export class C4Client extends EventTarget {
     return new Promise((resolve, reject) => {
       this.pending.push({ id, command, onLine, resolve, reject });
       this.record(">", `${id} ${command}`);
-      this.socket.send(`${id} ${command}\n`);
+      this.transport.write(`${id} ${command}\n`);
     });
+  }
+
+  /** Text as it comes: whole lines, each ending in "\n", or pieces of them. */
+  receiveText(text) {
+    const lines = (this.partial + text).split("\n");
+    this.partial = lines.pop();
+    for (const line of lines) this.receive(line);
   }
 
   receive(line) {

@@ -1,4 +1,6 @@
-"""The GUI in web/, driven in a real headless Chromium, against c4 served by websocketd.
+"""The GUI, driven in a real headless Chromium, on both ways it reaches c4: c4 compiled to
+WebAssembly in a worker of the page (web/dist/ from web/build, served by Python's static server),
+and a native c4 served by websocketd (web/serve).
 
 Every answer the page shows is checked against c4 itself, run directly as a reference process:
 the moves, the FEN, the highlighted winning cells (`status`), every column's score (`analyze`) and
@@ -6,7 +8,7 @@ the estimates where the solver does not play (`analyze stream`). Screenshots of 
 target/gui-screenshots/. Run it with tests/browser/run (see README.md, "The GUI").
 
 Needs: Debian's chromium and websocketd, and Playwright for Python (`pip install playwright`; its
-own browser download is not used). Waits are on conditions, with generous limits for a slow,
+own browser download is not used); web/dist/ built (tests/browser/run builds it). Waits are on conditions, with generous limits for a slow,
 loaded machine; nothing is asserted after a fixed sleep.
 """
 
@@ -25,8 +27,10 @@ from pathlib import Path
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
-C4 = ROOT / "target" / "release" / "c4"
-SHOTS = ROOT / "target" / "gui-screenshots"
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+C4 = TARGET / "release" / "c4"
+DIST = ROOT / "web" / "dist"
+SHOTS = TARGET / "gui-screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -102,19 +106,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Server:
-    """web/serve itself, as README starts it: websocketd serving web/ and one `c4 --untrusted`
-    (or `engine`, through C4_ENGINE) per connection, from the page's own origin only."""
+class Served:
+    """A server process on a free port of this machine, once it accepts connections."""
 
-    def __init__(self, engine=None):
+    def __init__(self, name, command, **popen):
         self.port = free_port()
-        env = dict(os.environ)
-        if engine is not None:
-            env["C4_ENGINE"] = str(engine)
-        # web/serve ends in `exec websocketd`: this process is websocketd, c4s its children.
         self.process = subprocess.Popen(
-            [str(ROOT / "web" / "serve"), str(self.port)], cwd=ROOT, env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [str(part) for part in command(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen,
         )
         deadline = time.monotonic() + 60
         while True:
@@ -122,10 +121,29 @@ class Server:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 break
             except OSError:
-                assert time.monotonic() < deadline, "websocketd did not start"
-                assert self.process.poll() is None, "websocketd exited"
+                assert time.monotonic() < deadline, f"{name} did not start"
+                assert self.process.poll() is None, f"{name} exited"
                 time.sleep(0.1)
         self.url = f"http://127.0.0.1:{self.port}/"
+
+    def close(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+class Server(Served):
+    """web/serve itself, as README starts it: websocketd serving web/ and one `c4 --untrusted`
+    (or `engine`, through C4_ENGINE) per connection, from the page's own origin only."""
+
+    def __init__(self, engine=None):
+        env = dict(os.environ)
+        if engine is not None:
+            env["C4_ENGINE"] = str(engine)
+        # web/serve ends in `exec websocketd`: this process is websocketd, c4s its children.
+        super().__init__("websocketd", lambda port: [ROOT / "web" / "serve", port], cwd=ROOT, env=env)
+        # The page reaches this server's c4 through the WebSocket; the client, the same.
+        self.page_url = f"{self.url}?engine=native"
+        self.engine = f"ws://127.0.0.1:{self.port}/"
 
     def engines(self):
         """The c4 processes websocketd runs now (its children), read from /proc."""
@@ -141,9 +159,16 @@ class Server:
                 children.append(int(stat.parent.name))
         return children
 
-    def close(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=30)
+
+class StaticServer(Served):
+    """web/dist/ served by Python's static server, as README says: c4 as WebAssembly in a worker
+    of the page, the page's default."""
+
+    def __init__(self):
+        super().__init__("the static server", lambda port: [
+            sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", DIST, port])
+        self.page_url = self.url
+        self.engine = "worker:"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -299,7 +324,7 @@ def test_protocol_client(page, ref, server):
           out.after = await after.then(() => null, (e) => [e instanceof ConnectionLost, e.command]);
           return out;
         }""",
-        server.url.replace("http", "ws"))
+        server.engine)
     ref.ask("new 7x6 connect 4 players 2")
     assert out["play"] == {"text": ref.ask("moves 4455")[0], "lines": []}, out["play"]
     assert out["refused"] == [True, "play 99", ref.refusal("play 99")], out["refused"]
@@ -382,7 +407,7 @@ def test_served_safely(context, server):
     # Through the page's own origin, c4 refuses every file command and keeps its game.
     readme = (ROOT / "README.md").read_bytes()
     page = context.new_page()
-    page.goto(server.url)
+    page.goto(server.page_url)
     out = page.evaluate(
         """async (url) => {
           const { C4Client } = await import("/c4-client.js");
@@ -396,13 +421,60 @@ def test_served_safely(context, server):
           await c4.send("quit");
           return out;
         }""",
-        server.url.replace("http", "ws"))
+        server.engine)
     page.close()
     untrusted = "this c4 serves untrusted clients (--untrusted)"
     assert out[0] == "ply 2, x to move", out
     assert all(reply.startswith("? ") and untrusted in reply for reply in out[1:6]), out
     assert out[-1] == "3x3/3o3/7/7/7/7 x", out
     assert (ROOT / "README.md").read_bytes() == readme
+
+
+def test_page_without_its_engine(context, server):
+    """web/serve's page opened without ?engine=native looks for the worker's engine, which web/
+    does not hold: the page says where it is built, instead of only that the engine is away."""
+    page = context.new_page()
+    page.goto(server.url)
+    expect(page.locator("#connection-text")).to_contain_text(
+        "The engine is not answering: the engine could not be loaded: the server answered 404 for "
+        "/c4.wasm; web/build builds it", timeout=WAIT_MS)
+    page.close()
+
+
+def test_page_engine_refusals(context, server):
+    """c4 in the page's worker refuses what a page cannot do (docs/gui.md): files, threads,
+    tables past 1 GiB, the UGI dialect; in its own words, keeping its game."""
+    page = context.new_page()
+    page.goto(server.page_url)
+    out = page.evaluate(
+        """async (engine) => {
+          const { C4Client } = await import("/c4-client.js");
+          const c4 = new C4Client(engine);
+          await c4.connect();
+          const out = [];
+          for (const command of ["moves 44", "save README.md", "load /etc/passwd",
+                                 "book load c4.book", "hash 2048", "threads 2", "ugi", "fen"]) {
+            out.push(await c4.send(command).then((r) => r.text, (e) => `? ${e.message}`));
+          }
+          c4.close();
+          return out;
+        }""",
+        server.engine)
+    page.close()
+    web_page = "this c4 runs in a web page (WebAssembly)"
+    assert out[0] == "ply 2, x to move", out
+    assert all(reply.startswith("? ") and web_page in reply for reply in out[1:6]), out
+    assert out[6] == "? unknown command 'ugi'; 'help' lists the commands", out
+    assert out[-1] == "3x3/3o3/7/7/7/7 x", out
+
+
+def first_scores_ms(page):
+    """The time from the start of the page's loading to its first exact scores on screen (to
+    the 5 ms the page is looked at; animation frames are not used: a page not in front has
+    none)."""
+    return page.wait_for_function(
+        "() => document.getElementById('analysis').dataset.state === 'exact' && performance.now()",
+        polling=5, timeout=WAIT_MS).json_value()
 
 
 def test_first_look_and_keyboard(page, ref):
@@ -704,7 +776,7 @@ def test_phone(browser_context, server, ref):
     page = browser_context.new_page()
     page.set_viewport_size({"width": 390, "height": 844})
     page.set_default_timeout(WAIT_MS)
-    page.goto(server.url)
+    page.goto(server.page_url)
     new_game(page, 7, 6, 4, [("Ann", "person"), ("Computer", "perfect")])
     wait_turn(page, "person")
     click_column(page, 4)
@@ -727,7 +799,7 @@ def test_other_protocol(context):
     server = Server(engine=fake)
     page = context.new_page()
     try:
-        page.goto(server.url)
+        page.goto(server.page_url)
         expect(page.locator("#connection-text")).to_have_text(
             "The engine cannot be used: c4 speaks protocol 2; this page speaks 3", timeout=WAIT_MS)
         expect(page.locator("#reconnect")).to_be_visible()
@@ -738,59 +810,88 @@ def test_other_protocol(context):
         shutil.rmtree(folder)
 
 
-def main():
-    assert C4.exists(), f"{C4} is missing: cargo build --release"
-    if SHOTS.exists():
-        shutil.rmtree(SHOTS)
-    server = Server()
-    ref = Reference()
+def steps(transport, server, context, page, ref):
+    """The checks for one way of reaching c4, in order. The worker has no process to kill, no
+    server to defend, and cannot stop a search it has started (crates/c4-wasm, "Stopping"):
+    those checks are the native engine's only; it has the page's refusals instead."""
+    state = {}
+    native = transport == "native"
+    return [
+        ("protocol client", lambda: test_protocol_client(page, ref, server)),
+        ("served safely", lambda: test_served_safely(context, server)) if native else
+        ("refusals of the page's engine", lambda: test_page_engine_refusals(context, server)),
+        ("first look and keyboard", lambda: test_first_look_and_keyboard(page, ref)),
+        ("win against the computer", lambda: state.update(won=test_win_against_computer(page, ref))),
+        ("undo and hint", lambda: test_undo_and_hint(page, ref, state["won"])),
+        ("refused command", lambda: test_refusals(page, ref)),
+        ("pasted moves", lambda: test_paste_moves(page, ref)),
+    ] + ([("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
+          ("the page without its engine", lambda: test_page_without_its_engine(context, server))]
+         if native else []) + [
+        ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
+        ("early draw", lambda: test_early_draw(page, ref)),
+        ("another board", lambda: test_other_board(page, ref)),
+    ] + ([("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref, server))]
+         if native else []) + [
+        ("phone-sized screen", lambda: test_phone(context, server, ref)),
+    ] + ([("another protocol version", lambda: test_other_protocol(context))] if native else [])
+
+
+def run_transport(transport, server, browser, ref):
+    """Every step on one transport, in a browser profile of its own; the number that failed."""
+    global SHOTS
+    shots = SHOTS
+    SHOTS = shots / transport
     profile = tempfile.mkdtemp(prefix="c4-gui-chromium-")
     failures = 0
     try:
+        context = browser.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+            viewport={"width": 1100, "height": 820})
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(server.page_url)
+        print(f"{transport}: first exact scores {first_scores_ms(page):.0f} ms after the page "
+              "started loading (no cache)", flush=True)
+        for name, step in steps(transport, server, context, page, ref):
+            started = time.monotonic()
+            print(f"{transport}, {name}:", flush=True)
+            try:
+                step()
+                print(f"  ok ({time.monotonic() - started:.1f} s)", flush=True)
+            except Exception:
+                failures += 1
+                traceback.print_exc()
+                shot(page, f"failed-{name.replace(' ', '-')}")
+                break  # the later steps go on from this one's state
+        assert not errors, f"errors in the page: {errors}"
+        context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+        SHOTS = shots
+    return failures
+
+
+def main():
+    assert C4.exists(), f"{C4} is missing: cargo build --release"
+    assert (DIST / "c4.wasm").exists(), f"{DIST} is missing: web/build"
+    if SHOTS.exists():
+        shutil.rmtree(SHOTS)
+    ref = Reference()
+    failures = 0
+    try:
         with sync_playwright() as p:
-            context = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-                viewport={"width": 1100, "height": 820})
-            page = context.new_page()
-            page.set_default_timeout(WAIT_MS)
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(server.url)
-            steps = [
-                ("protocol client", lambda: test_protocol_client(page, ref, server)),
-                ("served safely", lambda: test_served_safely(context, server)),
-                ("first look and keyboard", lambda: test_first_look_and_keyboard(page, ref)),
-                ("win against the computer", lambda: steps_state.update(won=test_win_against_computer(page, ref))),
-                ("undo and hint", lambda: test_undo_and_hint(page, ref, steps_state["won"])),
-                ("refused command", lambda: test_refusals(page, ref)),
-                ("pasted moves", lambda: test_paste_moves(page, ref)),
-                ("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
-                ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
-                ("early draw", lambda: test_early_draw(page, ref)),
-                ("another board", lambda: test_other_board(page, ref)),
-                ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref, server)),
-                ("phone-sized screen", lambda: test_phone(context, server, ref)),
-                ("another protocol version", lambda: test_other_protocol(context)),
-            ]
-            steps_state = {}
-            for name, step in steps:
-                started = time.monotonic()
-                print(f"{name}:", flush=True)
+            for transport, serve in [("worker", StaticServer), ("native", Server)]:
+                server = serve()
                 try:
-                    step()
-                    print(f"  ok ({time.monotonic() - started:.1f} s)", flush=True)
-                except Exception:
-                    failures += 1
-                    traceback.print_exc()
-                    shot(page, f"failed-{name.replace(' ', '-')}")
-                    break  # the later steps go on from this one's state
-            assert not errors, f"errors in the page: {errors}"
-            context.close()
+                    failures += run_transport(transport, server, p.chromium, ref)
+                finally:
+                    server.close()
     finally:
         ref.close()
-        server.close()
-        shutil.rmtree(profile, ignore_errors=True)
     print(f"screenshots in {SHOTS}")
     if failures:
         print("browser test FAILED")

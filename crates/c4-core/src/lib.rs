@@ -7,7 +7,8 @@
 //! files, book files and the built-in book) → [`protocol`] (the line interpreter: commands
 //! parsed into a [`Command`](protocol::command::Command), carried out on a
 //! [`protocol::Session`], answered in deterministic text). Only [`textio`] and
-//! [`protocol`] do I/O; the layers below them do none. Nothing here reads the command line,
+//! [`protocol`] do I/O; the layers below them do none. The time they read is [`clock`]'s (the
+//! host's, on WebAssembly). Nothing here reads the command line,
 //! handles signals or needs a terminal; the table's huge pages are asked for on Linux only.
 //!
 //! The types most callers need are re-exported at the root:
@@ -28,6 +29,7 @@
 //! assert_eq!(scores.len(), 7);
 //! ```
 
+pub mod clock;
 pub mod engine;
 pub mod notation;
 pub mod protocol;

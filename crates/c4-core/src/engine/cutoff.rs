@@ -4,7 +4,8 @@
 //! boards too. `perft`, the look-ahead and the heuristic search use it; the solver has its own.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+
+use crate::clock::Instant;
 
 /// Work between two looks at the flag and the clock, in positions played: well under a
 /// millisecond of it on any board, and the look (a clock read) a fraction of a percent of that.

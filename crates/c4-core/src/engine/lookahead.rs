@@ -168,10 +168,10 @@ fn windows(game: &Game, me: Player) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::Instant;
     use crate::engine::cutoff::WORK_PER_LOOK;
     use crate::rules::Variant;
     use std::sync::atomic::AtomicBool;
-    use std::time::Instant;
 
     #[test]
     fn sees_a_win_in_one() {

@@ -14,8 +14,7 @@ pub use level::{Level, TieBreak};
 pub use level_text::{level, level_words, LevelError, Separator};
 pub use rng::Rng;
 
-use std::time::Instant;
-
+use crate::clock::Instant;
 use crate::rules::{Column, Game};
 use crate::solver::{Limits, Score, Solver};
 

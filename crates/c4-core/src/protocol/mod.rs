@@ -4,6 +4,7 @@
 //! repository root is its contract.
 
 pub mod command;
+pub mod interpreter;
 pub mod reply;
 pub mod search;
 pub mod session;
@@ -15,12 +16,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
 pub use command::{parse_request, Command, CommandError, Request};
+pub use interpreter::{Answer, Interpreter, Turn};
 pub use reply::{frame, info_line, stream_head, Response};
 pub use search::{Finished, Search};
 pub use session::{Flow, Session, SessionError, Step};
 pub use trust::{Refusal, Trust};
 
-use crate::rules::Variant;
 use crate::textio::read_bounded_line;
 
 /// The longest line accepted, in bytes without the line ending; longer ones are refused whole.
@@ -47,13 +48,13 @@ pub enum Exit {
 }
 
 /// One line as read: its bytes, or the fact that it was too long.
-enum RawLine {
+pub enum RawLine {
     Bytes(Vec<u8>),
     TooLong,
 }
 
 /// The next protocol line; a line over `MAX_LINE_BYTES` is refused whole.
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<RawLine>> {
+pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<RawLine>> {
     Ok(
         read_bounded_line(input, MAX_LINE_BYTES)?.map(|line| match line.cut {
             true => RawLine::TooLong,
@@ -188,10 +189,13 @@ impl<R: Read + Send + 'static> Lines<R> {
 
     /// Starts reading ahead beside `search`, for the line that may stop it.
     fn read_ahead(&mut self, search: &Search) {
-        if let Some(input) = self.input.take() {
+        if let Some(mut input) = self.input.take() {
             let stop = search.stop_flag();
             let any_line = search.is_stream();
-            self.ahead = Some(thread::spawn(move || read_ahead(input, &stop, any_line)));
+            self.ahead = Some(thread::spawn(move || {
+                let next = read_ahead(&mut input, &stop, any_line);
+                ReadAhead { input, next }
+            }));
         }
     }
 }
@@ -209,11 +213,16 @@ impl<R> Drop for Lines<R> {
     }
 }
 
-/// Reads up to the first line that gets a reply and stops the search if that line is `stop` or
-/// `quit`, or with `any_line` (a streaming analysis) whatever it is.
-fn read_ahead<R: Read>(mut input: BufReader<R>, stop: &AtomicBool, any_line: bool) -> ReadAhead<R> {
+/// Reads up to the first line that gets a reply, and gives it back; sets `stop` (a search's
+/// [`Search::stop_flag`]) if that line is `stop` or `quit`, or with `any_line` (a streaming
+/// analysis) whatever it is.
+pub fn read_ahead(
+    input: &mut impl BufRead,
+    stop: &AtomicBool,
+    any_line: bool,
+) -> io::Result<Option<RawLine>> {
     let next = loop {
-        match read_line(&mut input) {
+        match read_line(input) {
             Ok(Some(line)) if !is_command(&line) => {}
             next => break next,
         }
@@ -223,7 +232,7 @@ fn read_ahead<R: Read>(mut input: BufReader<R>, stop: &AtomicBool, any_line: boo
             stop.store(true, Ordering::Relaxed);
         }
     }
-    ReadAhead { input, next }
+    next
 }
 
 /// Whether a line is `stop` or `quit`, which end a running search.
@@ -252,15 +261,12 @@ pub fn run(
     mut output: impl Write + Send,
     options: Options,
 ) -> io::Result<Exit> {
-    let mut session = Session::with_trust(Variant::default(), options.trust);
+    let mut interpreter = Interpreter::threaded(options);
     let mut lines = Lines::new(input);
-    let mut first = true;
     while let Some(raw) = lines.next()? {
-        let (id, reply, flow) = match line_text(&raw) {
-            Ok(None) => continue,
-            Err(message) => (None, Err(message), Flow::Continue),
-            Ok(Some(text)) if first && ugi::is_greeting(text) => {
-                // `ugi` as the first line: the rest of the input is in the UGI dialect.
+        let answer = match interpreter.answer(&raw) {
+            Turn::Silent => continue,
+            Turn::Ugi => {
                 let Some(input) = lines.into_input() else {
                     return Ok(Exit::EndOfInput);
                 };
@@ -271,52 +277,34 @@ pub fn run(
                     }
                 });
             }
-            Ok(Some(text)) => {
-                if first {
-                    // Not UGI: this session answers the searches, so its table is warmed now.
-                    session.keep_tables_warm();
-                }
-                let Request { id, command } = parse_request(text);
-                match command.map(|c| session.execute(c)) {
-                    Err(e) => (id, Err(e.to_string()), Flow::Continue),
-                    Ok(Step::Reply(result, flow)) => (id, result.map_err(|e| e.to_string()), flow),
-                    Ok(Step::Search(search)) if search.is_stream() => {
-                        // `=` at once, `info` lines as they come, and the empty line that
-                        // ends the reply once the next command has arrived.
-                        output.write_all(stream_head(id).as_bytes())?;
-                        output.flush()?;
-                        let mut emit = |info: &reply::Info| {
-                            output.write_all(info_line(info).as_bytes())?;
-                            output.write_all(b"\n")?;
-                            output.flush()
-                        };
-                        let (finished, written) = lines.stream(search, &mut emit);
-                        written?;
-                        session.end_stream(finished);
-                        lines.wait();
-                        output.write_all(b"\n")?;
-                        output.flush()?;
-                        continue;
-                    }
-                    Ok(Step::Search(search)) => {
-                        let finished = lines.search(search);
-                        (
-                            id,
-                            session.finish(finished).map_err(|e| e.to_string()),
-                            Flow::Continue,
-                        )
-                    }
-                }
+            Turn::Reply(answer) => answer,
+            Turn::Search(id, search) if search.is_stream() => {
+                // `=` at once, `info` lines as they come, and the empty line that ends the
+                // reply once the next command has arrived.
+                output.write_all(stream_head(id).as_bytes())?;
+                output.flush()?;
+                let mut emit = |info: &reply::Info| {
+                    output.write_all(info_line(info).as_bytes())?;
+                    output.write_all(b"\n")?;
+                    output.flush()
+                };
+                let (finished, written) = lines.stream(search, &mut emit);
+                written?;
+                interpreter.end_stream(finished);
+                lines.wait();
+                output.write_all(b"\n")?;
+                output.flush()?;
+                continue;
+            }
+            Turn::Search(id, search) => {
+                let finished = lines.search(search);
+                interpreter.finish(id, finished)
             }
         };
-        first = false;
-        output.write_all(frame(id, &reply).as_bytes())?;
+        output.write_all(answer.framed.as_bytes())?;
         output.flush()?;
-        if flow == Flow::Quit {
-            return Ok(Exit::Quit);
-        }
-        if options.strict && reply.is_err() {
-            return Ok(Exit::Failed);
+        if let Some(exit) = answer.exit {
+            return Ok(exit);
         }
     }
     Ok(Exit::EndOfInput)

@@ -8,12 +8,13 @@
 use std::io;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use thiserror::Error;
 
 use super::command::{GoRequest, StreamRequest};
 use super::reply::{ColumnView, HintReason, Info, Response};
+use crate::clock::Instant;
 use crate::engine::lookahead::{deepening, Evaluation};
 use crate::engine::perfect::{
     best_column, best_columns, column_scores, solver_position, Meaning, PerfectError,

@@ -394,6 +394,7 @@ impl Session {
                 let max = self.trust.max_threads();
                 if threads > max {
                     return Err(Refusal::Threads {
+                        trust: self.trust,
                         asked: threads,
                         max,
                         kept: self.threads,
@@ -429,6 +430,7 @@ impl Session {
                 let max = self.trust.max_table_size();
                 if size > max {
                     return Err(Refusal::Hash {
+                        trust: self.trust,
                         asked: size.mib(),
                         max: max.mib(),
                         kept: self.table_size.mib(),
@@ -468,7 +470,10 @@ impl Session {
     fn allow_files(&self, verb: &'static str) -> Result<(), Refusal> {
         match self.trust.allows_files() {
             true => Ok(()),
-            false => Err(Refusal::Files { verb }),
+            false => Err(Refusal::Files {
+                trust: self.trust,
+                verb,
+            }),
         }
     }
 

@@ -3,7 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
+
+use crate::clock::Instant;
 
 /// How many nodes pass between two looks at the limits; small enough to stop within about a
 /// millisecond, large enough to cost nothing.

@@ -4,7 +4,8 @@
 //! negamax.rs.
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+
+use crate::clock::Instant;
 
 use super::bitboard::Bitboard;
 use super::error::SolverError;

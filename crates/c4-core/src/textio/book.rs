@@ -1,5 +1,6 @@
 //! Where the front ends get the opening book they hand the solver: the book built into the
-//! binary, read where it lies, and book files from disk, through the one bounded, fully checked
+//! binary, read where it lies (or, in a build without it, the one its host provides), and book
+//! files from disk, through the one bounded, fully checked
 //! reader of the files `c4 book` writes (`--book FILE`, `book load`, `c4 book` itself), which
 //! reads regular files only ([`open_regular`]).
 
@@ -14,6 +15,7 @@ use super::words::describe;
 use crate::solver::book::{format_version, Book, BookError};
 
 /// The book shipped inside the binary (see README.md, "The opening book").
+#[cfg(feature = "built-in-book")]
 static BUILT_IN_BYTES: &[u8] = include_bytes!("../../../../book/c4.book");
 
 /// The largest book file read: a 7x6 book to depth 13 is about 15 MB, a format-1 one to depth 12
@@ -55,6 +57,7 @@ impl From<io::Error> for BookFileProblem {
 /// test rules out. Its contents are not checked at run time ([`Book::from_static_unchecked`]):
 /// they are compiled in, and the test checks them all, so the first search does not pay for it.
 /// Nothing of it is read until a front end asks for it: `--no-book` never does.
+#[cfg(feature = "built-in-book")]
 pub fn built_in_book() -> Option<Arc<Book>> {
     static BUILT_IN: OnceLock<Option<Arc<Book>>> = OnceLock::new();
     BUILT_IN
@@ -74,7 +77,33 @@ pub fn built_in_book() -> Option<Arc<Book>> {
         .clone()
 }
 
+/// The book the host provided ([`provide_built_in_book`]), in a build without one of its own
+/// (the WebAssembly one: its page fetches the book as a file, which the browser caches, rather
+/// than making the engine's download 14 MB larger). Sessions take it as the built-in book.
+#[cfg(not(feature = "built-in-book"))]
+pub fn built_in_book() -> Option<Arc<Book>> {
+    PROVIDED_BOOK.get().cloned()
+}
+
+#[cfg(not(feature = "built-in-book"))]
+static PROVIDED_BOOK: OnceLock<Arc<Book>> = OnceLock::new();
+
+/// Makes `bytes`, the book file shipped with the program (book/c4.book, which a test checks in
+/// full), the built-in book for sessions started from now on; its header and checksum are
+/// checked ([`Book::from_shipped_file`]). The first book provided stays: a second is checked
+/// and then ignored.
+///
+/// # Errors
+/// `bytes` is not a book file, or not a whole one.
+#[cfg(not(feature = "built-in-book"))]
+pub fn provide_built_in_book(bytes: Vec<u8>) -> Result<(), BookError> {
+    let book = Book::from_shipped_file(bytes)?;
+    let _ = PROVIDED_BOOK.set(Arc::new(book));
+    Ok(())
+}
+
 /// Reads one byte of each memory page of `bytes`, so that the system maps them all in.
+#[cfg(feature = "built-in-book")]
 fn touch_pages(bytes: &[u8]) {
     const PAGE: usize = 4096;
     for page in bytes.chunks(PAGE) {
@@ -124,6 +153,7 @@ mod tests {
     use crate::solver::{Position, Score};
 
     #[test]
+    #[cfg(feature = "built-in-book")]
     fn the_built_in_book_loads() {
         let book = built_in_book().expect("the built-in book parses");
         // At run time only its header is read: here everything is checked.

@@ -1,0 +1,118 @@
+//! The protocol's answer to each line, without I/O: what the stdio loop ([`super::run`]) and
+//! the WebAssembly build's loop (crates/c4-wasm, which is handed its input a message at a time
+//! and has no threads) both do with a line once they have read it.
+
+use super::reply::{frame, Response};
+use super::search::{Finished, Search};
+use super::session::{Flow, Session, Step};
+use super::ugi;
+use super::{line_text, parse_request, Exit, Options, RawLine, Request};
+use crate::rules::Variant;
+
+/// A session, and what the loop around it needs to know between lines.
+pub struct Interpreter {
+    session: Session,
+    options: Options,
+    /// Whether the loop has threads: then `ugi` as the first line switches to the UGI dialect
+    /// (whose loop runs a search on a thread while it reads), and the session's tables are
+    /// warmed by a thread off the clock ([`Session::keep_tables_warm`]).
+    threaded: bool,
+    /// Whether a line that gets a reply has come yet.
+    started: bool,
+}
+
+/// What to do with a line.
+pub enum Turn {
+    /// Nothing: a blank or comment line.
+    Silent,
+    /// `ugi` was the first line: the rest of the input is in the UGI dialect ([`ugi::run`]).
+    Ugi,
+    /// Write this reply.
+    Reply(Answer),
+    /// Run this search (its command's id beside it), then answer with
+    /// [`Interpreter::finish`]; a streaming one ([`Search::is_stream`]) writes
+    /// [`stream_head`](super::stream_head) first and is ended with [`Interpreter::end_stream`].
+    Search(Option<u64>, Box<Search>),
+}
+
+/// A framed reply, and whether the interpreter stops after writing it.
+pub struct Answer {
+    /// The reply as written: marker, id, text and the empty line.
+    pub framed: String,
+    /// `Some` when this reply is the last: `quit`, or in strict mode a failure.
+    pub exit: Option<Exit>,
+}
+
+impl Interpreter {
+    /// For a loop with threads (the stdio loop).
+    pub fn threaded(options: Options) -> Interpreter {
+        Interpreter::new(options, true)
+    }
+
+    /// For a loop without threads (the WebAssembly build): `ugi` is an unknown command there,
+    /// as it is anywhere but on the first line, and tables are not warmed.
+    pub fn single_threaded(options: Options) -> Interpreter {
+        Interpreter::new(options, false)
+    }
+
+    fn new(options: Options, threaded: bool) -> Interpreter {
+        Interpreter {
+            session: Session::with_trust(Variant::default(), options.trust),
+            options,
+            threaded,
+            started: false,
+        }
+    }
+
+    /// What to do with `line`.
+    pub fn answer(&mut self, line: &RawLine) -> Turn {
+        let text = match line_text(line) {
+            Ok(None) => return Turn::Silent,
+            Ok(Some(text)) => text,
+            Err(message) => {
+                self.started = true;
+                return Turn::Reply(self.framed(None, Err(message), Flow::Continue));
+            }
+        };
+        let first = !self.started;
+        self.started = true;
+        if first && self.threaded {
+            if ugi::is_greeting(text) {
+                return Turn::Ugi;
+            }
+            // Not UGI: this session answers the searches, so its table is warmed now.
+            self.session.keep_tables_warm();
+        }
+        let Request { id, command } = parse_request(text);
+        match command.map(|c| self.session.execute(c)) {
+            Err(e) => Turn::Reply(self.framed(id, Err(e.to_string()), Flow::Continue)),
+            Ok(Step::Reply(result, flow)) => {
+                Turn::Reply(self.framed(id, result.map_err(|e| e.to_string()), flow))
+            }
+            Ok(Step::Search(search)) => Turn::Search(id, search),
+        }
+    }
+
+    /// The reply to a search that has run.
+    pub fn finish(&mut self, id: Option<u64>, finished: Finished) -> Answer {
+        let reply = self.session.finish(finished).map_err(|e| e.to_string());
+        self.framed(id, reply, Flow::Continue)
+    }
+
+    /// Takes back what a streaming analysis borrowed; its `info` lines are its reply.
+    pub fn end_stream(&mut self, finished: Finished) {
+        self.session.end_stream(finished);
+    }
+
+    fn framed(&self, id: Option<u64>, reply: Result<Response, String>, flow: Flow) -> Answer {
+        let exit = match (flow, &reply) {
+            (Flow::Quit, _) => Some(Exit::Quit),
+            (Flow::Continue, Err(_)) if self.options.strict => Some(Exit::Failed),
+            (Flow::Continue, _) => None,
+        };
+        Answer {
+            framed: frame(id, &reply),
+            exit,
+        }
+    }
+}
