@@ -37,6 +37,10 @@ pub struct Board {
     pub(crate) game: Game,
 }
 
+/// A board as pickle keeps it: width, height, connect, players, early draw, the FEN of the
+/// position its moves start from, and those moves (0-based columns).
+type PickleState = (usize, usize, usize, usize, bool, String, Vec<usize>);
+
 /// The rules of a game: `players` take turns on a `width` x `height` board, `connect` in a row
 /// wins, and with `early_draw` the game is drawn as soon as nobody can connect any more.
 fn variant(
@@ -355,6 +359,37 @@ impl Board {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Board {
         self.clone()
+    }
+
+    /// What pickle keeps: the rules, the FEN of the position the moves start from, and the
+    /// moves (0-based), so that `undo` works on the copy too.
+    fn __getstate__(&self) -> PickleState {
+        let mut start = self.game.clone();
+        while start.undo().is_some() {}
+        (
+            self.width(),
+            self.height(),
+            self.connect(),
+            self.players(),
+            self.early_draw(),
+            fen_of(&start),
+            self.moves(),
+        )
+    }
+
+    /// Restores what `__getstate__` kept.
+    fn __setstate__(&mut self, state: PickleState) -> PyResult<()> {
+        let (width, height, connect, players, early_draw, fen, moves) = state;
+        let rules = variant(width, height, connect, players, early_draw)?;
+        let mut game = Fen::parse(&fen)
+            .map_err(value_error)?
+            .to_game(&rules)
+            .map_err(value_error)?;
+        for column in moves {
+            play_index(&mut game, column as i64).map_err(PyValueError::new_err)?;
+        }
+        self.game = game;
+        Ok(())
     }
 
     /// The board mirrored left to right, with the moves since its position mirrored too (so

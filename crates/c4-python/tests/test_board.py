@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 
 import numpy as np
 import pytest
@@ -115,6 +116,18 @@ def test_copies_are_independent() -> None:
     for other in (board.copy(), copy.copy(board), copy.deepcopy(board)):
         other.play(0)
         assert board.ply == 2 and other.ply == 3
+
+
+def test_pickled_boards_keep_rules_position_and_moves() -> None:
+    board = c4.Board.from_fen("2x4/7/7 o", connect=3, players=2)
+    board.play(2)
+    board.play(3)
+    copy_of = pickle.loads(pickle.dumps(board))
+    assert copy_of == board and copy_of.connect == 3
+    assert copy_of.moves == [2, 3]
+    copy_of.undo()
+    copy_of.undo()
+    assert copy_of.fen == "2x4/7/7 o"
 
 
 def test_other_variants() -> None:

@@ -1,14 +1,18 @@
 # Types of the extension module; the docstrings are the module's own (help(c4.Board)).
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self
 
+__all__ = ["Board", "Solver"]
+
+@final
 class Board:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         moves: str | Sequence[int] | None = None,
         *,
         width: int = 7,
@@ -16,7 +20,7 @@ class Board:
         connect: int = 4,
         players: int = 2,
         early_draw: bool = False,
-    ) -> None: ...
+    ) -> Self: ...
     @staticmethod
     def from_fen(
         fen: str, *, connect: int = 4, players: int = 2, early_draw: bool = False
@@ -58,21 +62,24 @@ class Board:
     def copy(self) -> Board: ...
     def __copy__(self) -> Board: ...
     def __deepcopy__(self, memo: Any) -> Board: ...
+    def __getstate__(self) -> tuple[int, int, int, int, bool, str, list[int]]: ...
+    def __setstate__(self, state: tuple[int, int, int, int, bool, str, list[int]]) -> None: ...
     def mirror(self) -> Board: ...
     def to_numpy(self, *, channels_first: bool = False) -> npt.NDArray[np.int8]: ...
     def action_mask(self) -> npt.NDArray[np.int8]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Solver:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         table_mib: int = 2,
         threads: int = 1,
         book: bool | str | os.PathLike[str] | None = True,
         seed: int | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def table_mib(self) -> int: ...
     @property
