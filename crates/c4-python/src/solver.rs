@@ -1,21 +1,22 @@
 //! `c4.Solver`: the exact solver with its table, threads and opening book; perfect and
 //! level-limited play; and `analyze_many`, which labels many positions on threads of its own.
-//! Every search runs with the GIL released, so that other Python threads go on meanwhile.
+//! Every search runs with the GIL released, so that other Python threads go on meanwhile, and
+//! every search but `choose`'s stops at Ctrl-C.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
 
-use c4_core::engine::perfect::{best_column, solver_position};
+use c4_core::engine::perfect::{best_column, solver_position, PerfectError};
 use c4_core::engine::{best_of, choose, LevelError, Rng, Separator, TieBreak};
 use c4_core::notation::grammar::parse_whole;
 use c4_core::protocol::command::MAX_GO_DEPTH;
 use c4_core::solver::book::Book;
-use c4_core::solver::{
-    table_bits_for_mib, with_position, AnyPosition, Limits, Score, SolverError, MAX_THREADS,
-};
+use c4_core::solver::{table_bits_for_mib, with_position, AnyPosition, Limits, Score, MAX_THREADS};
 use c4_core::textio::book::{built_in_book, read_book};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -29,7 +30,8 @@ use crate::value_error;
 /// `(width * height + 2 - p) // 2` (22 minus the winner's stones on 7x6: a win with the 4th
 /// stone scores 18), a loss the negative, a draw 0. The table keeps what it learnt between calls.
 ///
-/// One solver serves one Python thread at a time; each search releases the GIL.
+/// One solver serves one Python thread at a time; each search releases the GIL, and Ctrl-C
+/// stops it (except `choose`'s).
 ///
 /// A solver with a transposition table of `table_mib` MiB (rounded down to a power of two),
 /// searching each position on `threads` threads, consulting `book`: True for the built-in
@@ -88,41 +90,133 @@ fn values(scores: Vec<Option<Score>>) -> Vec<Option<i8>> {
     scores.into_iter().map(|s| s.map(Score::value)).collect()
 }
 
+/// How long a search runs on the calling thread before it goes on beside it, so that Ctrl-C
+/// can stop it: the openings and most positions of a game are answered well within it, and
+/// pay for no thread.
+const ON_THE_CALLING_THREAD: Duration = Duration::from_millis(50);
+
+/// How often a thread waiting for searches looks whether Python has a signal to handle.
+const SIGNAL_INTERVAL: Duration = Duration::from_millis(20);
+
+/// Waits until `is_done` (the searches wake this thread when they end), handling Python's
+/// signals meanwhile: when a handler raises (KeyboardInterrupt from Ctrl-C), sets `stop`, so
+/// that the searches stop soon after, and returns the exception.
+fn wait_handling_signals(stop: &AtomicBool, is_done: impl Fn() -> bool) -> Option<PyErr> {
+    while !is_done() {
+        thread::park_timeout(SIGNAL_INTERVAL);
+        if let Err(signalled) = Python::attach(|py| py.check_signals()) {
+            stop.store(true, Ordering::Relaxed);
+            return Some(signalled);
+        }
+    }
+    None
+}
+
+/// Runs `search` on `solver` with the GIL released, so that Ctrl-C stops it: on this thread
+/// for up to [`ON_THE_CALLING_THREAD`], then again on a thread beside this one (with the
+/// table's entries of the first try), while this one handles Python's signals.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    solver: &mut c4_core::Solver,
+    search: impl Fn(&mut c4_core::Solver, &Limits) -> Result<T, PerfectError> + Sync,
+) -> PyResult<T> {
+    let quick = Limits {
+        deadline: Some(Instant::now() + ON_THE_CALLING_THREAD),
+        ..Limits::default()
+    };
+    match py.detach(|| search(solver, &quick)) {
+        Err(PerfectError::Interrupted { .. }) => {}
+        done => return done.map_err(value_error),
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
+    py.detach(|| {
+        let waiting = thread::current();
+        thread::scope(|scope| {
+            let worker = scope.spawn(|| {
+                let result = search(solver, &limits);
+                waiting.unpark();
+                result
+            });
+            let signalled = wait_handling_signals(&stop, || worker.is_finished());
+            let result = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            match signalled {
+                Some(signalled) => Err(signalled),
+                None => result.map_err(value_error),
+            }
+        })
+    })
+}
+
+/// Every column's score of `position` ([`interruptible`]).
+fn analyze_interruptible(
+    py: Python<'_>,
+    solver: &mut c4_core::Solver,
+    position: AnyPosition,
+) -> PyResult<Vec<Option<Score>>> {
+    interruptible(py, solver, |solver, limits| {
+        Ok(with_position!(position, |p| solver.analyze_within(&p, limits))?)
+    })
+}
+
 /// Every position's column scores, on `threads` threads that take positions in turn, each
-/// with a solver of its own (a table of `table_bits`, and `book`).
+/// with a solver of its own (a table of `table_bits`, and `book`), while this thread handles
+/// Python's signals: Ctrl-C stops every search and raises KeyboardInterrupt.
 fn analyze_on_threads(
     positions: &[AnyPosition],
     threads: usize,
     table_bits: u32,
     book: Option<&Arc<Book>>,
-) -> Result<Vec<Vec<Option<Score>>>, SolverError> {
+) -> PyResult<Vec<Vec<Option<Score>>>> {
     let workers = threads.min(positions.len()).max(1);
     let mut solvers = Vec::with_capacity(workers);
     for _ in 0..workers {
-        let mut solver = c4_core::Solver::try_with_table_bits(table_bits)?;
+        let mut solver = c4_core::Solver::try_with_table_bits(table_bits).map_err(value_error)?;
         solver.set_book(book.cloned());
         solvers.push(solver);
     }
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
     let next = AtomicUsize::new(0);
     let mut scores = vec![Vec::new(); positions.len()];
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = solvers
+    thread::scope(|scope| {
+        let waiting = thread::current();
+        let running: Vec<_> = solvers
             .iter_mut()
             .map(|solver| {
-                let next = &next;
+                let (next, limits, waiting) = (&next, &limits, waiting.clone());
                 scope.spawn(move || {
                     let mut done = Vec::new();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(position) = positions.get(index) else {
-                            return done;
+                            break;
                         };
-                        done.push((index, with_position!(position, |p| solver.analyze(p))));
+                        let analysed =
+                            with_position!(position, |p| solver.analyze_within(p, limits));
+                        // Only the stop interrupts a search without other limits.
+                        let Ok(columns) = analysed else { break };
+                        done.push((index, columns));
                     }
+                    waiting.unpark();
+                    done
                 })
             })
             .collect();
-        for worker in workers {
+        if let Some(signalled) =
+            wait_handling_signals(&stop, || running.iter().all(|w| w.is_finished()))
+        {
+            return Err(signalled);
+        }
+        for worker in running {
             let done = worker
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -130,8 +224,8 @@ fn analyze_on_threads(
                 scores[index] = columns;
             }
         }
-    });
-    Ok(scores)
+        Ok(scores)
+    })
 }
 
 #[pymethods]
@@ -207,10 +301,10 @@ impl Solver {
     /// Raises ValueError when the game is over or the solver does not play its rules.
     fn solve(&mut self, py: Python<'_>, board: &Board) -> PyResult<i8> {
         let position = position_of(board)?;
-        let solver = &mut self.solver;
-        Ok(py
-            .detach(|| with_position!(position, |p| solver.solve(&p)))
-            .value())
+        let score = interruptible(py, &mut self.solver, |solver, limits| {
+            Ok(with_position!(position, |p| solver.solve_within(&p, limits))?)
+        })?;
+        Ok(score.value())
     }
 
     /// Who wins `board` with perfect play, from the side to move: 1, 0 (a draw) or -1. Much
@@ -219,10 +313,10 @@ impl Solver {
     /// Raises ValueError when the game is over or the solver does not play its rules.
     fn weak_solve(&mut self, py: Python<'_>, board: &Board) -> PyResult<i8> {
         let position = position_of(board)?;
-        let solver = &mut self.solver;
-        Ok(py
-            .detach(|| with_position!(position, |p| solver.solve_weak(&p)))
-            .sign())
+        let outcome = interruptible(py, &mut self.solver, |solver, limits| {
+            Ok(with_position!(position, |p| solver.solve_weak_within(&p, limits))?)
+        })?;
+        Ok(outcome.sign())
     }
 
     /// The exact score of every column for the side to move, after playing it: a list with one
@@ -231,10 +325,7 @@ impl Solver {
     /// Raises ValueError when the game is over or the solver does not play its rules.
     fn analyze(&mut self, py: Python<'_>, board: &Board) -> PyResult<Vec<Option<i8>>> {
         let position = position_of(board)?;
-        let solver = &mut self.solver;
-        Ok(values(py.detach(|| {
-            with_position!(position, |p| solver.analyze(&p))
-        })))
+        analyze_interruptible(py, &mut self.solver, position).map(values)
     }
 
     /// A best column (0-based) for the side to move: among the columns of the best score, the
@@ -246,20 +337,19 @@ impl Solver {
     #[pyo3(signature = (board, *, tie_break = "centre"))]
     fn best_move(&mut self, py: Python<'_>, board: &Board, tie_break: &str) -> PyResult<usize> {
         let position = position_of(board)?;
-        let solver = &mut self.solver;
         if matches!(tie_break, "centre" | "center") {
-            let game = board.game.clone();
-            return py
-                .detach(|| best_column(&game, solver, &Limits::default()))
-                .map(|(column, _)| column.index())
-                .map_err(value_error);
+            let game = &board.game;
+            let (column, _) = interruptible(py, &mut self.solver, |solver, limits| {
+                best_column(game, solver, limits)
+            })?;
+            return Ok(column.index());
         }
         let rule = TieBreak::from_name(tie_break).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "tie_break must be centre, left, right or random, got '{tie_break}'"
             ))
         })?;
-        let scores = py.detach(|| with_position!(position, |p| solver.analyze(&p)));
+        let scores = analyze_interruptible(py, &mut self.solver, position)?;
         Ok(rule.pick(&best_of(&scores), &mut self.rng).index())
     }
 
@@ -313,9 +403,7 @@ impl Solver {
             })
             .collect::<PyResult<Vec<_>>>()?;
         let (table_bits, book) = (self.table_bits, self.solver.book());
-        let scores = py
-            .detach(|| analyze_on_threads(&positions, threads, table_bits, book))
-            .map_err(value_error)?;
+        let scores = py.detach(|| analyze_on_threads(&positions, threads, table_bits, book))?;
         Ok(scores.into_iter().map(values).collect())
     }
 }

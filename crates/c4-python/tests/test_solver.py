@@ -3,6 +3,11 @@ settings, and the batch analysis on threads."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
+
 import pytest
 from conftest import read_lines
 
@@ -141,3 +146,38 @@ def test_a_book_file_is_read(tmp_path) -> None:
     not_a_book.write_bytes(b"not a book")
     with pytest.raises(ValueError, match=str(not_a_book)):
         c4.Solver(book=not_a_book)
+
+
+class Stopped(Exception):
+    """What the test's SIGINT handler raises, in place of KeyboardInterrupt."""
+
+
+@pytest.mark.parametrize("call", ["solve", "analyze", "best_move", "weak_solve", "analyze_many"])
+def test_a_signal_stops_a_long_search(call: str) -> None:
+    # The empty board without the book takes a search of many seconds; SIGINT comes after 0.3 s.
+    solver = c4.Solver(book=False)
+    searches = {
+        "solve": lambda: solver.solve(c4.Board()),
+        "analyze": lambda: solver.analyze(c4.Board()),
+        "best_move": lambda: solver.best_move(c4.Board()),
+        "weak_solve": lambda: solver.weak_solve(c4.Board("4")),
+        "analyze_many": lambda: solver.analyze_many([c4.Board(), c4.Board("4")], threads=2),
+    }
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped
+
+    previous = signal.signal(signal.SIGINT, stop)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        start = time.perf_counter()
+        with pytest.raises(Stopped):
+            searches[call]()
+        assert time.perf_counter() - start < 5
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    # The solver is whole after the stop.
+    moves, fields = read_lines("bench/analyze/plies.txt")[-1]
+    assert solver.analyze(c4.Board(moves)) == [score_or_none(f) for f in fields]
