@@ -7,7 +7,7 @@
 3. `Solver.analyze_many` on 10,000 random positions with 1 and with 2 threads.
 
 BitBully is no dependency of c4: install it beside the c4 wheel in a scratch venv
-(`pip install bitbully`). Run: `python bench/compare.py [--per-ply N] [--seed S]`.
+(`pip install bitbully`). Run: `python bench/compare.py [--per-ply N] [--seed S] [--parts ...]`.
 """
 
 from __future__ import annotations
@@ -145,7 +145,13 @@ def main() -> None:
     parser.add_argument("--per-ply", type=int, default=100, help="positions per ply (default 100)")
     parser.add_argument("--seed", type=int, default=20261127)
     parser.add_argument("--batch", type=int, default=10_000, help="positions of analyze_many")
+    parser.add_argument(
+        "--parts",
+        default="plies,startup,batch",
+        help="which measurements, comma-separated (default: plies,startup,batch)",
+    )
     args = parser.parse_args()
+    parts = args.parts.split(",")
     import bitbully
 
     print(
@@ -153,9 +159,12 @@ def main() -> None:
         f"{os.cpu_count()} cores, Python {platform.python_version()}, BitBully {bitbully.__version__}, "
         f"load average {os.getloadavg()[0]:.1f}\n"
     )
-    per_ply(args.per_ply, args.seed)
-    startup(runs=7)
-    batch(args.batch, args.seed, rounds=3)
+    if "plies" in parts:
+        per_ply(args.per_ply, args.seed)
+    if "startup" in parts:
+        startup(runs=7)
+    if "batch" in parts:
+        batch(args.batch, args.seed, rounds=3)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
 
 
