@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
-from conftest import read_lines
+from conftest import FIXTURES, read_lines
 
 import c4
 
@@ -18,13 +20,47 @@ def score_or_none(field: str) -> int | None:
     return None if field == "-" else int(field)
 
 
-def test_every_column_scores_as_c4_solve_analyze(solver: c4.Solver) -> None:
+def test_every_column_scores_as_the_fixture_says(solver: c4.Solver) -> None:
     # fixtures/bench/analyze/plies.txt: 388 positions of plies 0-20, each with the seven
-    # scores `c4 solve --analyze` writes.
+    # scores in the form `c4 solve --analyze` writes (BitBully's, which c4 agrees with).
     lines = read_lines("bench/analyze/plies.txt")
     assert len(lines) == 388
     for moves, fields in lines:
         expected = [score_or_none(f) for f in fields]
+        assert solver.analyze(c4.Board(moves)) == expected, moves
+
+
+def c4_program() -> Path | None:
+    """The `c4` program to compare with: $C4_PROGRAM, else the workspace's release or debug build
+    (CI's `cargo test` builds the debug one first), in $CARGO_TARGET_DIR if set."""
+    if "C4_PROGRAM" in os.environ:
+        return Path(os.environ["C4_PROGRAM"])
+    target = Path(os.environ.get("CARGO_TARGET_DIR", FIXTURES.parent / "target"))
+    builds = (target / build / "c4" for build in ("release", "debug"))
+    return next((program for program in builds if program.is_file()), None)
+
+
+def test_every_column_scores_as_the_c4_program_says(solver: c4.Solver) -> None:
+    program = c4_program()
+    if program is None:
+        # CI builds the program (`cargo test`) before these tests: there, not finding it fails.
+        if os.environ.get("CI") == "true":
+            pytest.fail("no c4 program in the target directory; cargo test builds it")
+        pytest.skip("no c4 program: cargo build, or name one in C4_PROGRAM")
+    lines = read_lines("bench/analyze/plies.txt")
+    written = subprocess.run(
+        [program, "solve", "--analyze"],
+        input="".join(f"{moves}\n" for moves, _ in lines),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout.splitlines()
+    assert len(written) == len(lines)
+    for (moves, _), line in zip(lines, written):
+        said_moves, _, fields = line.partition(" ")
+        assert said_moves == moves
+        expected = [score_or_none(f) for f in fields.split()]
         assert solver.analyze(c4.Board(moves)) == expected, moves
 
 
