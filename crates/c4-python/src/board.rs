@@ -136,23 +136,20 @@ impl Board {
         early_draw: bool,
     ) -> PyResult<Board> {
         let mut game = Game::new(variant(width, height, connect, players, early_draw)?);
-        match moves {
-            None => {}
-            Some(moves) => {
-                if let Ok(text) = moves.cast::<PyString>() {
-                    play_moves(&mut game, text.to_str()?).map_err(value_error)?;
-                } else {
-                    let indices: Vec<i64> = moves.extract().map_err(|_| {
-                        PyValueError::new_err(
-                            "moves must be a string such as '4455' or a sequence of 0-based column indices",
-                        )
-                    })?;
-                    for (i, &index) in indices.iter().enumerate() {
-                        play_index(&mut game, index).map_err(|error| {
-                            PyValueError::new_err(format!("move {}: {error}", i + 1))
-                        })?;
-                    }
-                }
+        let Some(moves) = moves else {
+            return Ok(Board { game });
+        };
+        if let Ok(text) = moves.cast::<PyString>() {
+            play_moves(&mut game, text.to_str()?).map_err(value_error)?;
+        } else {
+            let indices: Vec<i64> = moves.extract().map_err(|_| {
+                PyValueError::new_err(
+                    "moves must be a string such as '4455' or a sequence of 0-based column indices",
+                )
+            })?;
+            for (i, &index) in indices.iter().enumerate() {
+                play_index(&mut game, index)
+                    .map_err(|error| PyValueError::new_err(format!("move {}: {error}", i + 1)))?;
             }
         }
         Ok(Board { game })
