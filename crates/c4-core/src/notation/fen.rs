@@ -226,6 +226,44 @@ impl Fen {
         })
     }
 
+    /// The FEN of `rows` (bottom row first, each left to right, `None` for an empty cell) and
+    /// the side to move `side`: a board that a front end holds as an array, read as a position
+    /// with [`to_game`](Self::to_game). The rows are checked as [`parse`](Self::parse) checks a
+    /// FEN's (tokens only by `to_game`).
+    ///
+    /// # Errors
+    /// No rows or more than 16, an empty row, a first row wider than 16, or a row of another
+    /// width than the first.
+    pub fn from_rows(rows: Vec<Vec<Option<char>>>, side: char) -> Result<Fen, FenSyntaxError> {
+        let Some(first) = rows.first() else {
+            return Err(FenSyntaxError::Empty);
+        };
+        if rows.len() > MAX_SIDE {
+            return Err(FenSyntaxError::TooManyRows(rows.len()));
+        }
+        let width = first.len();
+        if width > MAX_SIDE {
+            return Err(FenSyntaxError::TooManyCells {
+                row: 1,
+                cells: width,
+            });
+        }
+        for (i, cells) in rows.iter().enumerate() {
+            let row = i + 1;
+            if cells.is_empty() {
+                return Err(FenSyntaxError::EmptyRow(row));
+            }
+            if cells.len() != width {
+                return Err(FenSyntaxError::RaggedRow {
+                    row,
+                    cells: cells.len(),
+                    expected: width,
+                });
+            }
+        }
+        Ok(Fen { rows, side })
+    }
+
     /// Rows, bottom row first; each row left to right, `None` for an empty cell.
     pub fn rows(&self) -> &[Vec<Option<char>>] {
         &self.rows
@@ -353,6 +391,38 @@ mod tests {
 
     fn game_of(fen: &str) -> Result<Game, FenError> {
         Ok(Fen::parse(fen)?.to_game(&Variant::default())?)
+    }
+
+    #[test]
+    fn rows_make_the_fen_that_parses_to_them() {
+        let (x, o) = (Some('x'), Some('o'));
+        let rows = vec![vec![None, x, o], vec![None, None, x], vec![None; 3]];
+        let fen = Fen::from_rows(rows.clone(), 'o').unwrap();
+        assert_eq!(fen.to_string(), "1xo/2x/3 o");
+        assert_eq!(Fen::parse("1xo/2x/3 o").unwrap(), fen);
+        assert_eq!(fen.rows(), &rows[..]);
+        assert!(fen.to_game(&Variant::default()).is_ok());
+        assert_eq!(Fen::from_rows(Vec::new(), 'x'), Err(FenSyntaxError::Empty));
+        assert_eq!(
+            Fen::from_rows(vec![vec![None; 2], vec![None]], 'x'),
+            Err(FenSyntaxError::RaggedRow {
+                row: 2,
+                cells: 1,
+                expected: 2
+            })
+        );
+        assert_eq!(
+            Fen::from_rows(vec![Vec::new()], 'x'),
+            Err(FenSyntaxError::EmptyRow(1))
+        );
+        assert_eq!(
+            Fen::from_rows(vec![vec![None; 17]], 'x'),
+            Err(FenSyntaxError::TooManyCells { row: 1, cells: 17 })
+        );
+        assert_eq!(
+            Fen::from_rows(vec![vec![None]; 17], 'x'),
+            Err(FenSyntaxError::TooManyRows(17))
+        );
     }
 
     fn message(fen: &str) -> String {

@@ -1,0 +1,410 @@
+//! `c4.Solver`: the exact solver with its table, threads and opening book; perfect and
+//! level-limited play; and `analyze_many`, which labels many positions on threads of its own.
+//! Every search runs with the GIL released, so that other Python threads go on meanwhile, and
+//! every search but `choose`'s stops at Ctrl-C.
+
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use c4_core::engine::perfect::{best_column, solver_position, PerfectError};
+use c4_core::engine::{best_of, choose, LevelError, Rng, Separator, TieBreak};
+use c4_core::notation::grammar::parse_whole;
+use c4_core::protocol::command::MAX_GO_DEPTH;
+use c4_core::solver::book::Book;
+use c4_core::solver::{with_position, AnyPosition, Limits, Score, TableSize, MAX_THREADS};
+use c4_core::textio::book::{built_in_book, read_book};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::board::Board;
+use crate::value_error;
+
+/// The exact solver for two players and connect 4, on boards with width x (height + 1) <= 128.
+///
+/// Scores are from the side to move: a win that leaves `p` stones on the board scores
+/// `(width * height + 2 - p) // 2` (22 minus the winner's stones on 7x6: a win with the 4th
+/// stone scores 18), a loss the negative, a draw 0. The table keeps what it learnt between calls.
+///
+/// One solver serves one Python thread at a time; each search releases the GIL, and Ctrl-C
+/// stops it (except `choose`'s).
+///
+/// A solver with a transposition table of `table_mib` MiB (rounded down to a power of two),
+/// searching each position on `threads` threads, consulting `book`: True for the built-in
+/// opening book (7x6, every position of up to 13 stones), False or None for none, or the
+/// path of a book file. `seed` starts the random tie-breaks and levels (None: a new seed).
+///
+/// Raises ValueError for settings out of range, a table the system refuses, or a book file
+/// that cannot be read (the engine's reason).
+#[pyclass(module = "c4", name = "Solver")]
+pub struct Solver {
+    solver: c4_core::Solver,
+    /// The table's size, also that of each solver of `analyze_many`.
+    table: TableSize,
+    /// Draws random tie-breaks and the random levels' moves.
+    rng: Rng,
+}
+
+/// The book a `book` argument names: True for the built-in one (7x6, up to 13 stones), False
+/// for none, or the path of a book file that `c4 book` wrote; None, for none, comes as `None`.
+#[derive(FromPyObject)]
+enum BookChoice {
+    BuiltIn(bool),
+    File(PathBuf),
+}
+
+/// The book `choice` names, read.
+fn book_of(choice: Option<BookChoice>) -> PyResult<Option<Arc<Book>>> {
+    match choice {
+        None | Some(BookChoice::BuiltIn(false)) => Ok(None),
+        Some(BookChoice::BuiltIn(true)) => Ok(built_in_book()),
+        Some(BookChoice::File(path)) => read_book(&path)
+            .map(|book| Some(Arc::new(book)))
+            .map_err(value_error),
+    }
+}
+
+/// `threads` checked against what the solver runs.
+fn checked_threads(threads: usize) -> PyResult<usize> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "threads must be from 1 to {MAX_THREADS}, got {threads}"
+        )))
+    }
+}
+
+/// The solver's position for `board`, or the engine's reason it cannot solve it.
+fn position_of(board: &Board) -> PyResult<AnyPosition> {
+    solver_position(&board.game).map_err(value_error)
+}
+
+/// Python's view of a column's score: None for a full column.
+fn values(scores: Vec<Option<Score>>) -> Vec<Option<i8>> {
+    scores.into_iter().map(|s| s.map(Score::value)).collect()
+}
+
+/// How long a search runs on the calling thread before it goes on beside it, so that Ctrl-C
+/// can stop it: the openings and most positions of a game are answered well within it, and
+/// pay for no thread.
+const ON_THE_CALLING_THREAD: Duration = Duration::from_millis(50);
+
+/// How often a thread waiting for searches looks whether Python has a signal to handle.
+const SIGNAL_INTERVAL: Duration = Duration::from_millis(20);
+
+/// Waits until `is_done` (the searches wake this thread when they end), handling Python's
+/// signals meanwhile: when a handler raises (KeyboardInterrupt from Ctrl-C), sets `stop`, so
+/// that the searches stop soon after, and returns the exception.
+fn wait_handling_signals(stop: &AtomicBool, is_done: impl Fn() -> bool) -> Option<PyErr> {
+    while !is_done() {
+        thread::park_timeout(SIGNAL_INTERVAL);
+        if let Err(signalled) = Python::attach(|py| py.check_signals()) {
+            stop.store(true, Ordering::Relaxed);
+            return Some(signalled);
+        }
+    }
+    None
+}
+
+/// Runs `search` on `solver` with the GIL released, so that Ctrl-C stops it: on this thread
+/// for up to [`ON_THE_CALLING_THREAD`], then again on a thread beside this one (with the
+/// table's entries of the first try), while this one handles Python's signals.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    solver: &mut c4_core::Solver,
+    search: impl Fn(&mut c4_core::Solver, &Limits) -> Result<T, PerfectError> + Sync,
+) -> PyResult<T> {
+    let quick = Limits {
+        deadline: Some(Instant::now() + ON_THE_CALLING_THREAD),
+        ..Limits::default()
+    };
+    match py.detach(|| search(solver, &quick)) {
+        Err(PerfectError::Interrupted { .. }) => {}
+        done => return done.map_err(value_error),
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
+    py.detach(|| {
+        let waiting = thread::current();
+        thread::scope(|scope| {
+            let worker = scope.spawn(|| {
+                let result = search(solver, &limits);
+                waiting.unpark();
+                result
+            });
+            let signalled = wait_handling_signals(&stop, || worker.is_finished());
+            let result = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            match signalled {
+                Some(signalled) => Err(signalled),
+                None => result.map_err(value_error),
+            }
+        })
+    })
+}
+
+/// Every column's score of `position` ([`interruptible`]).
+fn analyze_interruptible(
+    py: Python<'_>,
+    solver: &mut c4_core::Solver,
+    position: AnyPosition,
+) -> PyResult<Vec<Option<Score>>> {
+    interruptible(py, solver, |solver, limits| {
+        Ok(with_position!(position, |p| solver.analyze_within(&p, limits))?)
+    })
+}
+
+/// Every position's column scores, on `threads` threads that take positions in turn, each
+/// with a solver of its own (a table of `table_bits`, and `book`), while this thread handles
+/// Python's signals: Ctrl-C stops every search and raises KeyboardInterrupt.
+fn analyze_on_threads(
+    positions: &[AnyPosition],
+    threads: usize,
+    table_bits: u32,
+    book: Option<&Arc<Book>>,
+) -> PyResult<Vec<Vec<Option<Score>>>> {
+    let workers = threads.min(positions.len()).max(1);
+    let mut solvers = Vec::with_capacity(workers);
+    for _ in 0..workers {
+        let mut solver = c4_core::Solver::try_with_table_bits(table_bits).map_err(value_error)?;
+        solver.set_book(book.cloned());
+        solvers.push(solver);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
+    let next = AtomicUsize::new(0);
+    let mut scores = vec![Vec::new(); positions.len()];
+    thread::scope(|scope| {
+        let waiting = thread::current();
+        let running: Vec<_> = solvers
+            .iter_mut()
+            .map(|solver| {
+                let (next, limits, waiting) = (&next, &limits, waiting.clone());
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(position) = positions.get(index) else {
+                            break;
+                        };
+                        let analysed =
+                            with_position!(position, |p| solver.analyze_within(p, limits));
+                        // Only the stop interrupts a search without other limits.
+                        let Ok(columns) = analysed else { break };
+                        done.push((index, columns));
+                    }
+                    waiting.unpark();
+                    done
+                })
+            })
+            .collect();
+        if let Some(signalled) =
+            wait_handling_signals(&stop, || running.iter().all(|w| w.is_finished()))
+        {
+            return Err(signalled);
+        }
+        for worker in running {
+            let done = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (index, columns) in done {
+                scores[index] = columns;
+            }
+        }
+        Ok(scores)
+    })
+}
+
+#[pymethods]
+impl Solver {
+    // The constructor's documentation is the class's: Python shows that one.
+    #[new]
+    #[pyo3(
+        signature = (*, table_mib = 2, threads = 1, book = Some(BookChoice::BuiltIn(true)), seed = None),
+        text_signature = "(*, table_mib=2, threads=1, book=True, seed=None)"
+    )]
+    fn new(
+        table_mib: u32,
+        threads: usize,
+        book: Option<BookChoice>,
+        seed: Option<u64>,
+    ) -> PyResult<Solver> {
+        let (least, most) = (TableSize::MIN_MIB, TableSize::MAX_MIB);
+        if !(least..=most).contains(&table_mib) {
+            return Err(PyValueError::new_err(format!(
+                "table_mib must be a whole number from {least} to {most}, got {table_mib}"
+            )));
+        }
+        let table = TableSize::from_mib(table_mib);
+        let mut solver = c4_core::Solver::try_with_table_bits(table.bits()).map_err(value_error)?;
+        solver.set_threads(checked_threads(threads)?);
+        solver.set_book(book_of(book)?);
+        let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(0u8));
+        Ok(Solver {
+            solver,
+            table,
+            rng: Rng::new(seed),
+        })
+    }
+
+    /// The table's size in MiB: the size asked for, rounded down to a power of two.
+    #[getter]
+    fn table_mib(&self) -> u32 {
+        self.table.mib()
+    }
+
+    /// Threads per search (settable; 1 to 64).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.solver.threads()
+    }
+
+    #[setter]
+    fn set_threads(&mut self, threads: usize) -> PyResult<()> {
+        self.solver.set_threads(checked_threads(threads)?);
+        Ok(())
+    }
+
+    /// The depth in stones of the book the solver consults, or None without one.
+    #[getter]
+    fn book_depth(&self) -> Option<u32> {
+        self.solver.book().map(|book| book.depth())
+    }
+
+    /// Consults `book` from now on: True for the built-in book, False or None for none, or the
+    /// path of a book file.
+    ///
+    /// Raises ValueError when the file cannot be read or is not a book (the engine's reason).
+    fn set_book(&mut self, book: Option<BookChoice>) -> PyResult<()> {
+        self.solver.set_book(book_of(book)?);
+        Ok(())
+    }
+
+    /// Forgets what the table learnt.
+    fn reset(&mut self) {
+        self.solver.reset();
+    }
+
+    /// The exact score of `board` for the side to move.
+    ///
+    /// Raises ValueError when the game is over or the solver does not play its rules.
+    fn solve(&mut self, py: Python<'_>, board: &Board) -> PyResult<i8> {
+        let position = position_of(board)?;
+        let score = interruptible(py, &mut self.solver, |solver, limits| {
+            Ok(with_position!(position, |p| solver.solve_within(&p, limits))?)
+        })?;
+        Ok(score.value())
+    }
+
+    /// Who wins `board` with perfect play, from the side to move: 1, 0 (a draw) or -1. Much
+    /// faster than `solve` on positions far from the end.
+    ///
+    /// Raises ValueError when the game is over or the solver does not play its rules.
+    fn weak_solve(&mut self, py: Python<'_>, board: &Board) -> PyResult<i8> {
+        let position = position_of(board)?;
+        let outcome = interruptible(py, &mut self.solver, |solver, limits| {
+            Ok(with_position!(position, |p| solver.solve_weak_within(&p, limits))?)
+        })?;
+        Ok(outcome.sign())
+    }
+
+    /// The exact score of every column for the side to move, after playing it: a list with one
+    /// entry per column, None for a full column.
+    ///
+    /// Raises ValueError when the game is over or the solver does not play its rules.
+    fn analyze(&mut self, py: Python<'_>, board: &Board) -> PyResult<Vec<Option<i8>>> {
+        let position = position_of(board)?;
+        analyze_interruptible(py, &mut self.solver, position).map(values)
+    }
+
+    /// A best column (0-based) for the side to move: among the columns of the best score, the
+    /// one `tie_break` picks: "centre" (nearest the centre, then the left one; the fastest, as
+    /// it stops at the first column found to keep the score), "left", "right" or "random".
+    ///
+    /// Raises ValueError when the game is over, the solver does not play its rules, or the
+    /// tie-break is none of these.
+    #[pyo3(signature = (board, *, tie_break = "centre"))]
+    fn best_move(&mut self, py: Python<'_>, board: &Board, tie_break: &str) -> PyResult<usize> {
+        let position = position_of(board)?;
+        if matches!(tie_break, "centre" | "center") {
+            let game = &board.game;
+            let (column, _) = interruptible(py, &mut self.solver, |solver, limits| {
+                best_column(game, solver, limits)
+            })?;
+            return Ok(column.index());
+        }
+        let rule = TieBreak::from_name(tie_break).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "tie_break must be centre, left, right or random, got '{tie_break}'"
+            ))
+        })?;
+        let scores = analyze_interruptible(py, &mut self.solver, position)?;
+        Ok(rule.pick(&best_of(&scores), &mut self.rng).index())
+    }
+
+    /// A column (0-based) chosen at `level`, the engine's level words: "perfect" (`best_move`
+    /// with the centre tie-break where the solver plays the rules, a 5-ply heuristic search
+    /// elsewhere), "random", or "lookahead N [left|right|random]" (looks N plies ahead, from 1
+    /// to 12, and tells only wins from losses; ties go left unless it says otherwise).
+    ///
+    /// Raises ValueError when the game is over or the level is none of these.
+    #[pyo3(signature = (board, level = "perfect"))]
+    fn choose(&mut self, py: Python<'_>, board: &Board, level: &str) -> PyResult<usize> {
+        let chosen = parse_whole(
+            c4_core::engine::level(Separator::Blank, MAX_GO_DEPTH),
+            level,
+            |left| LevelError::Unknown(left.to_string()),
+        )
+        .map_err(value_error)?;
+        let game = board.game.clone();
+        let (solver, rng) = (&mut self.solver, &mut self.rng);
+        let choice = py.detach(|| choose(&game, chosen, Some(solver), rng, &Limits::default()));
+        match choice {
+            Some(choice) => Ok(choice.column.index()),
+            None => Err(PyValueError::new_err(format!(
+                "the game is over ({}); there is no move to choose",
+                game.outcome_summary()
+            ))),
+        }
+    }
+
+    /// Every column's score (as `analyze`) for each of `boards`, in order, on `threads`
+    /// threads (default: this solver's `threads`) with the GIL released: for labelling data
+    /// sets. Each thread has a table of `table_mib` and this solver's book; this solver's own
+    /// table is left as it was.
+    ///
+    /// Raises ValueError, naming the board, when a game is over or the solver does not play its
+    /// rules; then nothing is searched.
+    #[pyo3(signature = (boards, *, threads = None))]
+    fn analyze_many(
+        &self,
+        py: Python<'_>,
+        boards: Vec<PyRef<'_, Board>>,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<Vec<Option<i8>>>> {
+        let threads = checked_threads(threads.unwrap_or(self.solver.threads()))?;
+        let positions = boards
+            .iter()
+            .enumerate()
+            .map(|(i, board)| {
+                solver_position(&board.game)
+                    .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let (table_bits, book) = (self.table.bits(), self.solver.book());
+        let scores = py.detach(|| analyze_on_threads(&positions, threads, table_bits, book))?;
+        Ok(scores.into_iter().map(values).collect())
+    }
+}
