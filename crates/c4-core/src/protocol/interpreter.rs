@@ -2,7 +2,7 @@
 //! the WebAssembly build's loop (crates/c4-wasm, which is handed its input a message at a time
 //! and has no threads) both do with a line once they have read it.
 
-use super::reply::{frame, Response};
+use super::reply::{frame, ReplyError, Response};
 use super::search::{Finished, Search};
 use super::session::{Flow, Session, Step};
 use super::ugi;
@@ -71,7 +71,7 @@ impl Interpreter {
             Ok(Some(text)) => text,
             Err(message) => {
                 self.started = true;
-                return Turn::Reply(self.framed(None, Err(message), Flow::Continue));
+                return Turn::Reply(self.framed(None, Err(message.into()), Flow::Continue));
             }
         };
         let first = !self.started;
@@ -85,9 +85,9 @@ impl Interpreter {
         }
         let Request { id, command } = parse_request(text);
         match command.map(|c| self.session.execute(c)) {
-            Err(e) => Turn::Reply(self.framed(id, Err(e.to_string()), Flow::Continue)),
+            Err(e) => Turn::Reply(self.framed(id, Err(e.into()), Flow::Continue)),
             Ok(Step::Reply(result, flow)) => {
-                Turn::Reply(self.framed(id, result.map_err(|e| e.to_string()), flow))
+                Turn::Reply(self.framed(id, result.map_err(ReplyError::from), flow))
             }
             Ok(Step::Search(search)) => Turn::Search(id, search),
         }
@@ -95,7 +95,7 @@ impl Interpreter {
 
     /// The reply to a search that has run.
     pub fn finish(&mut self, id: Option<u64>, finished: Finished) -> Answer {
-        let reply = self.session.finish(finished).map_err(|e| e.to_string());
+        let reply = self.session.finish(finished).map_err(ReplyError::from);
         self.framed(id, reply, Flow::Continue)
     }
 
@@ -104,7 +104,7 @@ impl Interpreter {
         self.session.end_stream(finished);
     }
 
-    fn framed(&self, id: Option<u64>, reply: Result<Response, String>, flow: Flow) -> Answer {
+    fn framed(&self, id: Option<u64>, reply: Result<Response, ReplyError>, flow: Flow) -> Answer {
         let exit = match (flow, &reply) {
             (Flow::Quit, _) => Some(Exit::Quit),
             (Flow::Continue, Err(_)) if self.options.strict => Some(Exit::Failed),

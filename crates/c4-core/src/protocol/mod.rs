@@ -4,6 +4,7 @@
 //! repository root is its contract.
 
 pub mod command;
+mod input;
 pub mod interpreter;
 pub mod reply;
 pub mod search;
@@ -16,16 +17,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
 pub use command::{parse_request, Command, CommandError, Request};
+use input::{clean_line, line_text};
+pub use input::{read_line, LineError, RawLine, MAX_LINE_BYTES};
 pub use interpreter::{Answer, Interpreter, Turn};
-pub use reply::{frame, info_line, stream_head, Response};
+pub use reply::{frame, info_line, stream_head, ReplyError, Response};
 pub use search::{Finished, Search};
 pub use session::{Flow, Session, SessionError, Step};
 pub use trust::{Refusal, Trust};
-
-use crate::textio::read_bounded_line;
-
-/// The longest line accepted, in bytes without the line ending; longer ones are refused whole.
-pub const MAX_LINE_BYTES: usize = 16 * 1024;
 
 /// How the interpreter behaves.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -45,58 +43,6 @@ pub enum Exit {
     EndOfInput,
     /// In strict mode, a command failed.
     Failed,
-}
-
-/// One line as read: its bytes, or the fact that it was too long.
-pub enum RawLine {
-    Bytes(Vec<u8>),
-    TooLong,
-}
-
-/// The next protocol line; a line over `MAX_LINE_BYTES` is refused whole.
-pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<RawLine>> {
-    Ok(
-        read_bounded_line(input, MAX_LINE_BYTES)?.map(|line| match line.cut {
-            true => RawLine::TooLong,
-            false => RawLine::Bytes(line.bytes),
-        }),
-    )
-}
-
-/// Turns raw bytes into the text of a command: refuses what is not UTF-8 or holds control
-/// characters, drops a `#` comment, and gives `None` for a line with nothing left.
-fn clean_line(bytes: &[u8]) -> Result<Option<&str>, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "the line is not valid UTF-8 (byte 0x{:02x} at column {})",
-            bytes[e.valid_up_to()],
-            e.valid_up_to() + 1
-        )
-    })?;
-    // The whole line, comment included, as for UTF-8: a refused line is refused whole.
-    if let Some((i, c)) = text
-        .char_indices()
-        .find(|&(_, c)| c.is_control() && c != '\t')
-    {
-        return Err(format!(
-            "the line contains the control character U+{:04X} at column {}; commands are printable text",
-            c as u32,
-            text[..i].chars().count() + 1
-        ));
-    }
-    let text = text.split('#').next().unwrap_or("").trim();
-    Ok((!text.is_empty()).then_some(text))
-}
-
-/// The text of a line that gets a reply, `None` for a blank or comment line, or why the line is
-/// refused whole (too long, not UTF-8, control characters).
-fn line_text(line: &RawLine) -> Result<Option<&str>, String> {
-    match line {
-        RawLine::TooLong => Err(format!(
-            "the line is longer than {MAX_LINE_BYTES} bytes and was ignored"
-        )),
-        RawLine::Bytes(bytes) => clean_line(bytes),
-    }
 }
 
 /// The size of the input buffer: a piped script is read in few system calls.

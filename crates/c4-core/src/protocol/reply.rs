@@ -5,7 +5,11 @@
 
 use std::path::PathBuf;
 
-use super::command::verbs;
+use thiserror::Error;
+
+use super::command::{verbs, CommandError};
+use super::input::LineError;
+use super::session::SessionError;
 use crate::engine::lookahead::{LOSS, WIN};
 use crate::engine::perfect::{ordinal, Meaning};
 use crate::engine::Forced;
@@ -491,11 +495,26 @@ pub fn stream_head(id: Option<u64>) -> String {
     }
 }
 
+/// Why a line was answered with `?`: the line itself, its command, or what the command asked
+/// of the session. Its text is the reply's.
+#[derive(Debug, Error)]
+pub enum ReplyError {
+    /// The line was refused whole (too long, not UTF-8, control characters).
+    #[error(transparent)]
+    Line(#[from] LineError),
+    /// The command could not be read.
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    /// The session could not do what the command asked.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+}
+
 /// Frames a reply: marker, id, text, and the empty line that ends it.
-pub fn frame(id: Option<u64>, reply: &Result<Response, String>) -> String {
+pub fn frame(id: Option<u64>, reply: &Result<Response, ReplyError>) -> String {
     let (marker, (lines, multi)) = match reply {
         Ok(response) => ('=', response.lines()),
-        Err(message) => ('?', (vec![message.clone()], false)),
+        Err(e) => ('?', (vec![e.to_string()], false)),
     };
     let mut out = String::new();
     out.push(marker);
@@ -540,8 +559,8 @@ mod tests {
             "=\na\nb\n\n"
         );
         assert_eq!(
-            frame(Some(9), &Err("column 4 is full".into())),
-            "?9 column 4 is full\n\n"
+            frame(Some(9), &Err(LineError::TooLong.into())),
+            "?9 the line is longer than 16384 bytes and was ignored\n\n"
         );
     }
 

@@ -83,7 +83,7 @@ fn next_line(input: &mut impl BufRead) -> io::Result<Line> {
     };
     Ok(match line_text(&raw) {
         Ok(None) => Line::Blank,
-        Err(message) => Line::Bad(message),
+        Err(e) => Line::Bad(e.to_string()),
         Ok(Some(text)) => match parse_ugi(text) {
             Ok(command) => Line::Command(command),
             Err(e) => Line::Bad(e.to_string()),
