@@ -2,6 +2,7 @@
 //! and perfect play on the exact solver, with a heuristic search where the solver cannot go.
 //! No I/O; randomness comes from a seeded [`Rng`] so that games replay exactly.
 
+pub mod analysis;
 mod cutoff;
 mod level;
 mod level_text;

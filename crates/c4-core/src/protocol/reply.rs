@@ -17,6 +17,8 @@ use crate::notation::format_moves;
 use crate::rules::{Column, DrawReason, Game, Line, Outcome, Token};
 use crate::solver::{Score, Verdict};
 
+pub use crate::engine::analysis::{ColumnView, Info};
+
 /// The engine's name, as `name` answers it.
 pub const ENGINE_NAME: &str = "c4";
 
@@ -425,33 +427,6 @@ fn status_lines(
         lines.push("note no-line-left".into());
     }
     lines
-}
-
-/// What a streaming analysis knows of one column so far.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColumnView {
-    /// The column cannot be played.
-    Full,
-    /// The exact score, proven.
-    Exact(Score),
-    /// The exact score lies between these, inclusive.
-    Between(Score, Score),
-    /// The heuristic search's value (from a loss at 0 to a win at 100).
-    Value(i32),
-}
-
-/// One `info` line of `analyze stream`: every column's view, the positions searched, and the
-/// best line so far.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Info {
-    /// How deep the heuristic search looked; `None` for the exact search.
-    pub depth: Option<u32>,
-    /// Positions searched since the analysis began.
-    pub nodes: u64,
-    /// Every column, left to right.
-    pub columns: Vec<ColumnView>,
-    /// The best line so far, starting with the side to move's column.
-    pub pv: Vec<Column>,
 }
 
 /// An `info` line, without its line ending: `info nodes 812 scores -2 -1..3 full … pv 4 4 3`
