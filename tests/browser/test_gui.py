@@ -792,6 +792,9 @@ def test_phone(browser_context, server, ref):
     page.set_viewport_size({"width": 390, "height": 844})
     page.set_default_timeout(WAIT_MS)
     page.goto(server.page_url)
+    # The saved game (the last step's, a person to move) restored first: a game started before the
+    # engine is connected is refused, as the dialog says.
+    wait_turn(page, "person")
     new_game(page, 7, 6, 4, [("Ann", "person"), ("Computer", "perfect")])
     wait_turn(page, "person")
     click_column(page, 4)
