@@ -6,9 +6,10 @@
 // `new`, `name TOKEN NAME`, `position startpos|fen … moves …` to set up or restore a game;
 // `status` and `fen` after every change; `play`, `undo N`, `hint`; `genmove LEVEL` for the
 // computer's moves; `analyze stream interval 250` while a person thinks (the next command ends
-// it; in a worker, bounded: see ANALYSIS); `stop` to end a `genmove` or `hint` early.
+// it; in a worker, bounded: see ANALYSIS); `stop` to end a `genmove` or `hint` early (in a worker,
+// the client replaces the worker instead and sets the game up in the new one: see interrupt).
 
-import { C4Client, ConnectionLost, RefusedError } from "./c4-client.js";
+import { C4Client, ConnectionLost, Interrupted, RefusedError } from "./c4-client.js";
 
 // ---------------------------------------------------------------------------------------------
 // The record of the game. It is the page's own: saved in the browser after every change and
@@ -188,10 +189,11 @@ const params = new URLSearchParams(location.search);
 // (web/serve); `?engine=ws://HOST:PORT/`, one elsewhere.
 const ENGINE = engineOf(params.get("engine"));
 
-// The analysis while a person thinks. A worker cannot stop a search it has started (the next
-// command waits for its end: crates/c4-wasm, "Stopping"), so there it is bounded to about a second
-// of search (5 million positions); the page then shows the bounds proven so far, as it does while
-// a native c4 searches on.
+// The analysis while a person thinks. A worker reads the next command only when its search ends
+// (crates/c4-wasm, "Stopping"), and interrupting it means a fresh worker with a cold table (see
+// interrupt), too much for every move a person makes; so there it is bounded to about a second of
+// search (5 million positions), and the page shows the bounds proven so far, as it does while a
+// native c4 searches on.
 const ANALYSIS = ENGINE.startsWith("worker:")
   ? "analyze stream interval 250 nodes 5000000"
   : "analyze stream interval 250";
@@ -280,14 +282,23 @@ function connectionLost(client, reason = "its connection closed") {
   reconnectDelay = Math.min(reconnectDelay * 2, 10000);
 }
 
-/** Sets c4 up with the game's record: its settings, names, start position and moves. */
-async function restore(record, ask = send) {
+/** The commands that set c4 up with the game's record: its settings, names, start position and
+ * moves. */
+function setupCommands(record) {
   const tokens = record.players.map((p) => p.token).join("");
-  await ask(`new ${record.width}x${record.height} connect ${record.connect} tokens ${tokens} early-draw ${record.earlyDraw ? "on" : "off"}`);
-  for (const player of record.players) await ask(`name ${player.token} ${player.name}`);
+  const commands = [
+    `new ${record.width}x${record.height} connect ${record.connect} tokens ${tokens} early-draw ${record.earlyDraw ? "on" : "off"}`,
+    ...record.players.map((player) => `name ${player.token} ${player.name}`),
+  ];
   const moves = record.moves.length ? ` moves ${moveText(record.moves)}` : "";
-  if (record.start) await ask(`position fen ${record.start}${moves}`);
-  else if (moves) await ask(`position startpos${moves}`);
+  if (record.start) commands.push(`position fen ${record.start}${moves}`);
+  else if (moves) commands.push(`position startpos${moves}`);
+  return commands;
+}
+
+/** Sets c4 up with the game's record, a command at a time. */
+async function restore(record, ask = send) {
+  for (const command of setupCommands(record)) await ask(command);
 }
 
 /** Asks c4 for the position (`status` and `fen`) of generation `mine` and draws it. */
@@ -321,15 +332,18 @@ function act(fn) {
   return chain;
 }
 
-/** Ends a `genmove` or `hint` search at once (protocol.md: a `stop` right after it). */
+/** Ends a `genmove` or `hint` search at once: natively a `stop` right after it (protocol.md),
+ * which answers it; in a worker, a fresh worker set up with the game's record, which answers
+ * it with Interrupted (c4-client.js). Either way c4 then holds the game as the record has it,
+ * once computerMove has taken back the move a stopped `genmove` plays. */
 function interrupt() {
-  if (thinking) send("stop").catch(() => {});
+  if (thinking) engine?.interrupt(setupCommands(game));
 }
 
 /**
  * For an action that changes the position: a computer move or hint asked for before it is
- * dropped, and a search already running is stopped (the move it then plays is taken back, see
- * computerMove, so that the action finds the game as it was).
+ * dropped, and a search already running is stopped (see interrupt), so that the action finds
+ * the game as it was.
  */
 function supersede() {
   generation++;
@@ -382,14 +396,15 @@ async function computerMove(mine, player) {
   thinking = "genmove";
   let reply;
   try {
+    // In a worker, an interrupted search is rejected (Interrupted): it played nothing.
     reply = await send(`genmove ${player.level}`);
   } finally {
     thinking = null;
   }
   if (mine !== generation) {
-    // An undo, a new game or a paste stopped the search, and c4 played what it had found: take
-    // it back, so that the action finds the game as it was, and one that c4 refuses leaves it
-    // so (the computer then thinks again).
+    // An undo, a new game or a paste stopped the search, and a native c4 played what it had
+    // found: take it back, so that the action finds the game as it was, and one that c4 refuses
+    // leaves it so (the computer then thinks again).
     await send("undo 1");
     return;
   }
@@ -890,10 +905,11 @@ function hideConnection() {
   $("connection").hidden = true;
 }
 
-/** Errors of actions: c4's refusals in its own words; a lost connection is shown by its banner. */
+/** Errors of actions: c4's refusals in its own words; a lost connection is shown by its banner,
+ * and a search interrupted was meant to end. */
 function report(error) {
   if (error instanceof RefusedError) showMessage(`c4 refused '${error.command}': ${error.message}`, "error");
-  else if (error instanceof ConnectionLost) return;
+  else if (error instanceof ConnectionLost || error instanceof Interrupted) return;
   else {
     console.error(error);
     showMessage(String(error.message ?? error), "error");

@@ -39,6 +39,16 @@ export class ConnectionLost extends Error {
   }
 }
 
+/** The command was abandoned by `interrupt`: its search ended without an answer (a worker's;
+ * see C4Client.interrupt). */
+export class Interrupted extends Error {
+  constructor(command) {
+    super(`'${command}' was interrupted before it was answered`);
+    this.name = "Interrupted";
+    this.command = command;
+  }
+}
+
 /** A WebSocket to a native c4: one message per line c4 writes. */
 class SocketTransport {
   constructor(url) {
@@ -84,7 +94,11 @@ class WorkerTransport {
   constructor(url) {
     this.url = url;
     this.worker = null;
+    this.onText = null;
     this.onClose = null;
+    // What the first worker loaded ({module, book}), for the workers that replace it: compiled
+    // once, downloaded once.
+    this.loaded = null;
   }
 
   get open() {
@@ -93,17 +107,25 @@ class WorkerTransport {
 
   /** Starts the worker (it loads the engine and its book, holding input until then). */
   connect(onText, onClose) {
+    this.onText = onText;
+    this.onClose = onClose;
+    this.start();
+    return Promise.resolve();
+  }
+
+  start() {
     const worker = new Worker(this.url, { type: "module" });
     this.worker = worker;
-    this.onClose = onClose;
     const end = (reason) => {
       if (this.worker !== worker) return;
       worker.terminate();
       this.worker = null;
-      onClose(reason);
+      this.onClose(reason);
     };
     worker.onmessage = (event) => {
-      if (typeof event.data === "string") onText(event.data);
+      if (this.worker !== worker) return; // a worker replaced by restart: its last words are not read
+      if (typeof event.data === "string") this.onText(event.data);
+      else if (event.data.loaded) this.loaded = event.data.loaded;
       else {
         // `quit` was answered, or the engine could not load or failed: the reason says which.
         if (event.data.error) console.error(`c4 worker: ${event.data.error}`);
@@ -114,7 +136,19 @@ class WorkerTransport {
       console.error(`c4 worker: ${event.message}`);
       end(event.message);
     };
-    return Promise.resolve();
+    if (this.loaded !== null) {
+      // The worker keeps nothing of the bytes it is given (the engine copies them in): a copy
+      // is handed over, so that the next worker has them too.
+      const book = this.loaded.book?.slice(0) ?? null;
+      worker.postMessage({ module: this.loaded.module, book }, book ? [book] : []);
+    }
+  }
+
+  /** Ends the worker, whatever it is doing, and starts a fresh one in its place: a worker reads
+   * nothing while a search runs, so this is how a search is interrupted. */
+  restart() {
+    this.worker.terminate();
+    this.start();
   }
 
   write(text) {
@@ -174,6 +208,36 @@ export class C4Client extends EventTarget {
         this.dispatchEvent(new CustomEvent("close", { detail: { reason } }));
       },
     );
+  }
+
+  /**
+   * Ends the search running now (`genmove`, `hint`, `analyze`...) at once, and drops what else
+   * is waiting for a reply. Natively this is protocol.md's `stop`: the search answers with what
+   * it found (`genmove` plays its best move so far), and the commands sent after it run as usual.
+   * A worker reads nothing while it searches, so there every command waiting for a reply is
+   * rejected with Interrupted (a `genmove` plays nothing), the worker is replaced by a fresh one
+   * (the engine already compiled, the book already downloaded), and `session`, the commands that
+   * set up the state the caller relies on (the game's settings and position, say), is sent to
+   * it before anything sent after this; their replies are not handed back (one refused is a
+   * failure of the connection: it is closed). With nothing waiting, nothing is done.
+   */
+  interrupt(session) {
+    if (!this.connected) return;
+    if (!(this.transport instanceof WorkerTransport)) {
+      this.send("stop").catch(() => {}); // its reply only says that it was read
+      return;
+    }
+    if (this.pending.length === 0 && this.reading === null) return;
+    this.transport.restart();
+    this.partial = "";
+    this.failPending((command) => new Interrupted(command));
+    for (const command of session) {
+      this.send(command).catch((error) => {
+        if (!(error instanceof RefusedError)) return; // the connection's end is reported by it
+        console.error(`c4: the fresh worker refused '${command}' (${error.message})`);
+        this.close();
+      });
+    }
   }
 
   /** Closes the connection; commands still waiting are rejected with ConnectionLost. */
@@ -243,12 +307,13 @@ export class C4Client extends EventTarget {
     else entry.reject(new RefusedError(entry.command, text));
   }
 
-  failPending() {
+  /** Rejects every command waiting for a reply, with `error(command)`. */
+  failPending(error = (command) => new ConnectionLost(command)) {
     const pending = this.pending;
     if (this.reading !== null) pending.unshift(this.reading.entry);
     this.pending = [];
     this.reading = null;
-    for (const entry of pending) entry.reject(new ConnectionLost(entry.command));
+    for (const entry of pending) entry.reject(error(entry.command));
   }
 
   protocolError(message) {

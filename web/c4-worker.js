@@ -4,12 +4,17 @@
 // Messages in are input text (one or more lines, each ending in "\n"); messages out are the text
 // c4 writes, as it writes it: a whole reply, or one `info` line of `analyze stream` as it comes.
 // After `quit` is answered, `{quit: true}` is posted and the worker ends, as the native c4 exits.
+// The worker starts with its first message (input, or what to start from: see below).
 // If the engine cannot start or fails, `{error: "why"}` is posted and nothing more.
 //
 // The book (c4.book, beside this file) is fetched as a file, which the browser's cache keeps, and
 // handed to the engine before the first command runs; input that comes meanwhile waits. A search
 // runs on this worker's one thread to its end: a `stop` sent while it runs is read after it (see
-// crates/c4-wasm, "Stopping").
+// crates/c4-wasm, "Stopping"). So a client that must interrupt a search ends the worker and
+// starts another (c4-client.js, WorkerTransport.restart); to make that quick, the worker that
+// loaded the engine and the book itself posts them, `{loaded: {module, book}}` (the compiled
+// `WebAssembly.Module` and the book's bytes), and a worker whose first message is `{module, book}`
+// starts from those instead of downloading and compiling (`book` null: none).
 
 const ENGINE = new URL("c4.wasm", import.meta.url);
 const BOOK = new URL("c4.book", import.meta.url);
@@ -23,8 +28,25 @@ function fail(why) {
   postMessage({ error: String(why) });
 }
 
+/** The compiled engine, downloaded. */
+async function compile() {
+  const response = await fetch(ENGINE);
+  if (!response.ok) {
+    throw new Error(
+      `the server answered ${response.status} for ${ENGINE.pathname}; web/build builds it into ` +
+        "web/dist/ (the page of web/serve reaches its native c4 with ?engine=native)",
+    );
+  }
+  try {
+    return await WebAssembly.compileStreaming(response.clone());
+  } catch {
+    // A server that does not say application/wasm: compiled from the bytes instead.
+    return await WebAssembly.compile(await response.arrayBuffer());
+  }
+}
+
 /** The engine, instantiated with the host functions it imports: the clock and its output. */
-async function instantiate() {
+async function instantiate(module) {
   const decoder = new TextDecoder();
   let memory = null;
   const imports = {
@@ -33,20 +55,7 @@ async function instantiate() {
       write: (address, len) => postMessage(decoder.decode(new Uint8Array(memory.buffer, address, len))),
     },
   };
-  const response = await fetch(ENGINE);
-  if (!response.ok) {
-    throw new Error(
-      `the server answered ${response.status} for ${ENGINE.pathname}; web/build builds it into ` +
-        "web/dist/ (the page of web/serve reaches its native c4 with ?engine=native)",
-    );
-  }
-  let instance;
-  try {
-    ({ instance } = await WebAssembly.instantiateStreaming(response.clone(), imports));
-  } catch {
-    // A server that does not say application/wasm: compiled from the bytes instead.
-    ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), imports));
-  }
+  const instance = await WebAssembly.instantiate(module, imports);
   memory = instance.exports.memory;
   return instance.exports;
 }
@@ -77,18 +86,31 @@ function feed(text) {
   }
 }
 
+let started = false;
+
 onmessage = (event) => {
   if (ended) return;
-  if (exports === null) waiting.push(event.data);
+  if (!started) {
+    // The first message says how to start: from what another worker loaded, or from the files.
+    started = true;
+    if (typeof event.data === "string") waiting.push(event.data);
+    start(typeof event.data === "string" ? null : event.data);
+  } else if (exports === null) waiting.push(event.data);
   else feed(event.data);
 };
 
-async function start() {
+/** Starts the engine from `given` (`{module, book}`), or when null from the files, which are
+ * then posted for the next worker. */
+async function start(given) {
   // Both downloads at once; the book is a plain file the browser caches like any other.
-  const book = fetch(BOOK).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null);
+  const book = given
+    ? Promise.resolve(given.book)
+    : fetch(BOOK).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null);
+  let module;
   let engine;
   try {
-    engine = await instantiate();
+    module = given ? given.module : await compile();
+    engine = await instantiate(module);
   } catch (error) {
     fail(`the engine could not be loaded: ${error.message ?? error}`);
     return;
@@ -100,9 +122,9 @@ async function start() {
   if (bytes === null || engine.c4_provide_book(put(engine, new Uint8Array(bytes))) !== 0) {
     console.warn(`c4: no opening book from ${BOOK}: the first moves are searched`);
   }
+  // The engine has its own copy of the book now: these bytes go to the client, not copied.
+  if (!given) postMessage({ loaded: { module, book: bytes } }, bytes ? [bytes] : []);
   // The session starts with the first input, so only now: with the book.
   exports = engine;
   for (const text of waiting.splice(0)) if (!ended) feed(text);
 }
-
-start();

@@ -13,6 +13,10 @@
 //! starts: the next command, if it is already in the input, is read ahead as natively (a script
 //! handed in whole runs as it does natively); otherwise the search runs to its end, or to the
 //! time limit of a page's searches ([`Trust::WebPage`]: a minute), as if a `stop` had come then.
+//! A host that must not wait ends the instance instead, and sets up a fresh one: the web page's
+//! client (`web/c4-client.js`, `C4Client.interrupt`) ends its worker and starts another from the
+//! module already compiled and the book already fetched, and replays the game into it. The
+//! search then answers nothing (natively, `stop` answers it with the best move so far).
 //! A streaming analysis that ends by itself (every column proven) leaves its reply open until
 //! the next command comes, as natively.
 //!
