@@ -2,12 +2,34 @@
 //! the WebAssembly build's loop (crates/c4-wasm, which is handed its input a message at a time
 //! and has no threads) both do with a line once they have read it.
 
+use super::command::{parse_request, Request};
+use super::input::{line_text, RawLine};
 use super::reply::{frame, ReplyError, Response};
 use super::search::{Finished, Search};
 use super::session::{Flow, Session, Step};
+use super::trust::Trust;
 use super::ugi;
-use super::{line_text, parse_request, Exit, Options, RawLine, Request};
 use crate::rules::Variant;
+
+/// How the interpreter behaves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Stop at the first command that fails.
+    pub strict: bool,
+    /// What the client may do.
+    pub trust: Trust,
+}
+
+/// Why the interpreter stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// `quit` was given.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+    /// In strict mode, a command failed.
+    Failed,
+}
 
 /// A session, and what the loop around it needs to know between lines.
 pub struct Interpreter {

@@ -17,33 +17,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
 pub use command::{parse_request, Command, CommandError, Request};
-use input::{clean_line, line_text};
+use input::clean_line;
 pub use input::{read_line, LineError, RawLine, MAX_LINE_BYTES};
-pub use interpreter::{Answer, Interpreter, Turn};
+pub use interpreter::{Answer, Exit, Interpreter, Options, Turn};
 pub use reply::{frame, info_line, stream_head, ReplyError, Response};
 pub use search::{Finished, Search};
 pub use session::{Flow, Session, SessionError, Step};
 pub use trust::{Refusal, Trust};
-
-/// How the interpreter behaves.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Stop at the first command that fails.
-    pub strict: bool,
-    /// What the client may do.
-    pub trust: Trust,
-}
-
-/// Why the interpreter stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// `quit` was given.
-    Quit,
-    /// The input ended.
-    EndOfInput,
-    /// In strict mode, a command failed.
-    Failed,
-}
 
 /// The size of the input buffer: a piped script is read in few system calls.
 const INPUT_BUFFER_BYTES: usize = 64 * 1024;

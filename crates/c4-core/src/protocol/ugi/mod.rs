@@ -24,10 +24,10 @@ pub use command::{parse_ugi, UgiCommand, UgiError};
 pub use reply::UgiReply;
 pub use session::{UgiSession, UgiStep};
 
+use super::input::{clean_line, line_text, read_line};
 use super::reply::Info;
 use super::search::Search;
 use super::trust::Trust;
-use super::{clean_line, line_text, read_line};
 use session::GoPlan;
 
 /// How the dialect starts.
