@@ -1,5 +1,5 @@
 //! The command line through the real binary: help and version on every subcommand, usage
-//! errors (the reason, then a pointer to `--help`), and the exit statuses README.md documents
+//! errors (the reason, then a pointer to `--help`), and the exit statuses docs/cli.md documents
 //! (0 success; 1 a failed command under `--strict`, a wrong benchmark score or an I/O error; 2 a
 //! usage error or an unreadable file; a checkpointed solve stopped by a signal ends by it).
 
