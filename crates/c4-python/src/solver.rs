@@ -1,7 +1,7 @@
 //! `c4.Solver`: the exact solver with its table, threads and opening book; perfect and
 //! level-limited play; and `analyze_many`, which labels many positions on threads of its own.
 //! Every search runs with the GIL released, so that other Python threads go on meanwhile, and
-//! every search but `choose`'s stops at Ctrl-C.
+//! stops at Ctrl-C.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use c4_core::engine::perfect::{best_column, solver_position, PerfectError};
-use c4_core::engine::{best_of, choose, LevelError, Rng, Separator, TieBreak};
+use c4_core::engine::{best_of, choose, Level, LevelError, Rng, Separator, TieBreak};
 use c4_core::notation::grammar::parse_whole;
 use c4_core::protocol::command::MAX_GO_DEPTH;
 use c4_core::solver::book::Book;
@@ -31,7 +31,7 @@ use crate::value_error;
 /// stone scores 18), a loss the negative, a draw 0. The table keeps what it learnt between calls.
 ///
 /// One solver serves one Python thread at a time; each search releases the GIL, and Ctrl-C
-/// stops it (except `choose`'s).
+/// stops it.
 ///
 /// A solver with a transposition table of `table_mib` MiB (rounded down to a power of two),
 /// searching each position on `threads` threads, consulting `book`: True for the built-in
@@ -47,22 +47,28 @@ pub struct Solver {
     table: TableSize,
     /// Draws random tie-breaks and the random levels' moves.
     rng: Rng,
+    /// The book as it was chosen (`None`: none), which a pickle keeps.
+    book: Option<BookChoice>,
 }
+
+/// What a pickled solver keeps ([`Solver::__getstate__`]): the table's size in MiB, the
+/// threads, the book and the random generator's state.
+type PickleState = (u32, usize, Option<BookChoice>, u64);
 
 /// The book a `book` argument names: True for the built-in one (7x6, up to 13 stones), False
 /// for none, or the path of a book file that `c4 book` wrote; None, for none, comes as `None`.
-#[derive(FromPyObject)]
+#[derive(FromPyObject, IntoPyObject, Clone)]
 enum BookChoice {
     BuiltIn(bool),
     File(PathBuf),
 }
 
 /// The book `choice` names, read.
-fn book_of(choice: Option<BookChoice>) -> PyResult<Option<Arc<Book>>> {
+fn book_of(choice: &Option<BookChoice>) -> PyResult<Option<Arc<Book>>> {
     match choice {
         None | Some(BookChoice::BuiltIn(false)) => Ok(None),
         Some(BookChoice::BuiltIn(true)) => Ok(built_in_book()),
-        Some(BookChoice::File(path)) => read_book(&path)
+        Some(BookChoice::File(path)) => read_book(path)
             .map(|book| Some(Arc::new(book)))
             .map_err(value_error),
     }
@@ -112,21 +118,36 @@ fn wait_handling_signals(stop: &AtomicBool, is_done: impl Fn() -> bool) -> Optio
 }
 
 /// Runs `search` on `solver` with the GIL released, so that Ctrl-C stops it: on this thread
-/// for up to [`ON_THE_CALLING_THREAD`], then again on a thread beside this one (with the
-/// table's entries of the first try), while this one handles Python's signals.
+/// for up to [`ON_THE_CALLING_THREAD`], then again beside this one ([`beside_the_signals`],
+/// with the table's entries of the first try).
 fn interruptible<T: Send>(
     py: Python<'_>,
     solver: &mut c4_core::Solver,
     search: impl Fn(&mut c4_core::Solver, &Limits) -> Result<T, PerfectError> + Sync,
 ) -> PyResult<T> {
-    let quick = Limits {
-        deadline: Some(Instant::now() + ON_THE_CALLING_THREAD),
-        ..Limits::default()
-    };
-    match py.detach(|| search(solver, &quick)) {
+    match py.detach(|| search(solver, &quick_limits())) {
         Err(PerfectError::Interrupted { .. }) => {}
         done => return done.map_err(value_error),
     }
+    beside_the_signals(py, |limits| search(solver, limits))?.map_err(value_error)
+}
+
+/// The limits of a search's first try, on the calling thread: [`ON_THE_CALLING_THREAD`].
+fn quick_limits() -> Limits {
+    Limits {
+        deadline: Some(Instant::now() + ON_THE_CALLING_THREAD),
+        ..Limits::default()
+    }
+}
+
+/// Runs `search` with the GIL released, on a thread beside this one, which meanwhile handles
+/// Python's signals: when a handler raises (KeyboardInterrupt from Ctrl-C), the stop flag of
+/// the limits `search` is given is set, and the exception is returned once `search` has
+/// ended.
+fn beside_the_signals<T: Send>(
+    py: Python<'_>,
+    search: impl FnOnce(&Limits) -> T + Send,
+) -> PyResult<T> {
     let stop = Arc::new(AtomicBool::new(false));
     let limits = Limits {
         stop: Some(Arc::clone(&stop)),
@@ -136,7 +157,7 @@ fn interruptible<T: Send>(
         let waiting = thread::current();
         thread::scope(|scope| {
             let worker = scope.spawn(|| {
-                let result = search(solver, &limits);
+                let result = search(&limits);
                 waiting.unpark();
                 result
             });
@@ -146,7 +167,7 @@ fn interruptible<T: Send>(
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             match signalled {
                 Some(signalled) => Err(signalled),
-                None => result.map_err(value_error),
+                None => Ok(result),
             }
         })
     })
@@ -250,12 +271,13 @@ impl Solver {
         let table = TableSize::from_mib(table_mib);
         let mut solver = c4_core::Solver::try_with_table_bits(table.bits()).map_err(value_error)?;
         solver.set_threads(checked_threads(threads)?);
-        solver.set_book(book_of(book)?);
+        solver.set_book(book_of(&book)?);
         let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(0u8));
         Ok(Solver {
             solver,
             table,
             rng: Rng::new(seed),
+            book: book.filter(|choice| !matches!(choice, BookChoice::BuiltIn(false))),
         })
     }
 
@@ -288,7 +310,29 @@ impl Solver {
     ///
     /// Raises ValueError when the file cannot be read or is not a book (the engine's reason).
     fn set_book(&mut self, book: Option<BookChoice>) -> PyResult<()> {
-        self.solver.set_book(book_of(book)?);
+        self.solver.set_book(book_of(&book)?);
+        self.book = book.filter(|choice| !matches!(choice, BookChoice::BuiltIn(false)));
+        Ok(())
+    }
+
+    /// What a pickle keeps: the table's size, the threads, the book (a book file is read again
+    /// when the copy is made) and the random state, so that the copy's random choices are the
+    /// original's; not what the table learnt, which the copy learns again.
+    fn __getstate__(&self) -> PickleState {
+        (
+            self.table.mib(),
+            self.solver.threads(),
+            self.book.clone(),
+            self.rng.state(),
+        )
+    }
+
+    /// Restores what `__getstate__` kept.
+    ///
+    /// Raises ValueError as the constructor does (a book file that cannot be read).
+    fn __setstate__(&mut self, state: PickleState) -> PyResult<()> {
+        let (table_mib, threads, book, rng_state) = state;
+        *self = Solver::new(table_mib, threads, book, Some(rng_state))?;
         Ok(())
     }
 
@@ -357,7 +401,8 @@ impl Solver {
     /// A column (0-based) chosen at `level`, the engine's level words: "perfect" (`best_move`
     /// with the centre tie-break where the solver plays the rules, a 5-ply heuristic search
     /// elsewhere), "random", or "lookahead N [left|right|random]" (looks N plies ahead, from 1
-    /// to 12, and tells only wins from losses; ties go left unless it says otherwise).
+    /// to 12, and tells only wins from losses; ties go left unless it says otherwise). Ctrl-C
+    /// stops the search.
     ///
     /// Raises ValueError when the game is over or the level is none of these.
     #[pyo3(signature = (board, level = "perfect"))]
@@ -368,16 +413,30 @@ impl Solver {
             |left| LevelError::Unknown(left.to_string()),
         )
         .map_err(value_error)?;
-        let game = board.game.clone();
-        let (solver, rng) = (&mut self.solver, &mut self.rng);
-        let choice = py.detach(|| choose(&game, chosen, Some(solver), rng, &Limits::default()));
-        match choice {
-            Some(choice) => Ok(choice.column.index()),
-            None => Err(PyValueError::new_err(format!(
+        let game = &board.game;
+        let no_move = || {
+            PyValueError::new_err(format!(
                 "the game is over ({}); there is no move to choose",
                 game.outcome_summary()
-            ))),
+            ))
+        };
+        if game.outcome().is_over() {
+            return Err(no_move());
         }
+        if chosen == Level::Perfect && solver_position(game).is_ok() {
+            return self.best_move(py, board, "centre");
+        }
+        // The other levels do not use the solver. A search cut short by the first try's
+        // deadline is done again, beside the signals, from the same random state: the choice
+        // does not depend on how long the first try had.
+        let rng_before = self.rng.clone();
+        let rng = &mut self.rng;
+        let mut choice = py.detach(|| choose(game, chosen, None, rng, &quick_limits()));
+        if choice.is_some_and(|c| c.cut_short.is_some()) {
+            *rng = rng_before;
+            choice = beside_the_signals(py, |limits| choose(game, chosen, None, rng, limits))?;
+        }
+        choice.map(|c| c.column.index()).ok_or_else(no_move)
     }
 
     /// Every column's score (as `analyze`) for each of `boards`, in order, on `threads`

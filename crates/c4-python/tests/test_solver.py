@@ -4,6 +4,7 @@ settings, and the batch analysis on threads."""
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import threading
@@ -184,11 +185,30 @@ def test_a_book_file_is_read(tmp_path) -> None:
         c4.Solver(book=not_a_book)
 
 
+def test_a_pickled_solver_keeps_its_settings_book_and_random_state() -> None:
+    small_book = FIXTURES / "files" / "small.book"
+    board = c4.Board("444")
+    for book, depth in [(True, 13), (None, None), (small_book, c4.Solver(book=small_book).book_depth)]:
+        solver = c4.Solver(table_mib=8, threads=2, book=book, seed=11)
+        solver.choose(board, "random")
+        copy_of = pickle.loads(pickle.dumps(solver))
+        assert (copy_of.table_mib, copy_of.threads, copy_of.book_depth) == (8, 2, depth)
+        # The copy goes on with the original's random choices.
+        picks = [solver.choose(board, "random") for _ in range(20)]
+        assert [copy_of.choose(board, "random") for _ in range(20)] == picks
+        assert len(set(picks)) > 1
+    solver.set_book(False)
+    assert pickle.loads(pickle.dumps(solver)).book_depth is None
+
+
 class Stopped(Exception):
     """What the test's SIGINT handler raises, in place of KeyboardInterrupt."""
 
 
-@pytest.mark.parametrize("call", ["solve", "analyze", "best_move", "weak_solve", "analyze_many"])
+@pytest.mark.parametrize(
+    "call",
+    ["solve", "analyze", "best_move", "weak_solve", "analyze_many", "choose", "choose lookahead"],
+)
 def test_a_signal_stops_a_long_search(call: str) -> None:
     # The empty board without the book takes a search of many seconds; SIGINT comes after 0.3 s.
     solver = c4.Solver(book=False)
@@ -198,6 +218,9 @@ def test_a_signal_stops_a_long_search(call: str) -> None:
         "best_move": lambda: solver.best_move(c4.Board()),
         "weak_solve": lambda: solver.weak_solve(c4.Board("4")),
         "analyze_many": lambda: solver.analyze_many([c4.Board(), c4.Board("4")], threads=2),
+        "choose": lambda: solver.choose(c4.Board()),
+        # Twelve plies ahead from the empty board: far more than the test's five seconds.
+        "choose lookahead": lambda: solver.choose(c4.Board(), "lookahead 12"),
     }
 
     def stop(signum: int, frame: object) -> None:

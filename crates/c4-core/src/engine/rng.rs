@@ -11,6 +11,11 @@ impl Rng {
         Rng(seed)
     }
 
+    /// The generator's state: `Rng::new(state)` goes on with the same numbers as this one.
+    pub fn state(&self) -> u64 {
+        self.0
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -51,5 +56,14 @@ mod tests {
             seen[rng.below(7)] = true;
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn a_generator_started_from_a_state_goes_on_as_the_one_it_came_from() {
+        let mut rng = Rng::new(7);
+        rng.next_u64();
+        let mut copy = Rng::new(rng.state());
+        assert_eq!(copy.next_u64(), rng.next_u64());
+        assert_ne!(Rng::new(7).state(), copy.state());
     }
 }
