@@ -167,7 +167,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MB", value_parser = table_size)]
     pub hash: Option<TableSize>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
-    /// the same position (same --board; any --hash and --threads): for searches of hours.
+    /// the same position (same --board and any --threads; any --hash, but a table smaller than
+    /// the saved run's may be refused, naming the size to use): for searches of hours.
     /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress, then stops c4. A line whose FILE
     /// cannot be used (damaged, another position's, not a regular file) is an error line, and
     /// c4 then exits with status 1

@@ -339,7 +339,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("names", "Ann,Ben"),
     ("computer", "TOKEN=LEVEL"),
     ("human", "TOKEN"),
-    ("style", "grid|dots|letters|pipes|numbers|colour"),
+    ("style", "grid|dots|letters|pipes|numbers|tabs|colour"),
     ("columns", "numbers|letters|from-zero"),
     (Key::EarlyDraw.word(), "on|off"),
     ("seed", "N"),
