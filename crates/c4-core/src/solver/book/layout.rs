@@ -194,6 +194,48 @@ impl Book {
         .expect("a book laid out from checked entries reads back"))
     }
 
+    /// The same book with every ply stored: each ply left out gets the entries its lookups
+    /// compute from the next ply's ([`score_from_children`]), so that a lookup there reads one
+    /// entry instead of each child's. The scores are the same; the file is larger by the plies'
+    /// bitmaps and scores. A book that stores every ply comes back unchanged.
+    ///
+    /// Not `#[inline]` nor generic, so that it is compiled, optimized, where the book is (a
+    /// build script derives the Python package's book with it).
+    pub fn with_every_ply_stored(&self) -> Book {
+        let mut numbered = Vec::new();
+        let mut stored = self.numbers().zip(0u64..);
+        for stones in 0..=self.depth {
+            let ply = &self.plies[stones as usize];
+            if ply.is_stored() {
+                let entries = stored.by_ref().take(ply.count as usize);
+                numbered.extend(entries.map(|((_, number), rank)| {
+                    (number, stones, i32::from(self.score_at(ply, rank).value()))
+                }));
+                continue;
+            }
+            let first = self.numbering.first(stones);
+            for number in first..first + self.numbering.ply_len(stones) {
+                let position = self
+                    .numbering
+                    .key_of_number(number)
+                    .and_then(|key| position_of_key(self.width, self.height, key).ok());
+                // Positions where the mover wins at once have no score, as in a stored ply.
+                if let Some(score) = position.and_then(|p| self.score(&p)) {
+                    numbered.push((number, stones, i32::from(score.value())));
+                }
+            }
+        }
+        let bytes = file_bytes(
+            self.width,
+            self.height,
+            self.depth,
+            &self.numbering,
+            &[],
+            &numbered,
+        );
+        Book::parse(Cow::Owned(bytes)).expect("a book laid out from a book's entries reads back")
+    }
+
     /// Reads a book from the bytes of a book file (version 1, 2 or 3), checking everything the
     /// format promises.
     ///
@@ -1135,6 +1177,35 @@ mod tests {
                 what: "header leaves out more plies in a row than a lookup may compute"
             })
         );
+    }
+
+    #[test]
+    fn a_book_with_every_ply_stored_scores_as_the_book_it_comes_from() {
+        // Every position to 6 stones that a book lists, with made-up scores: the derived plies
+        // are the negamax of the next ply's, whatever those are.
+        let numbering = Numbering::new(7, 6, 6).unwrap();
+        let entries: Vec<(u64, Score)> = (0..numbering.len())
+            .filter_map(|number| numbering.key_of_number(number))
+            .filter(|&key| !position_of_key(7, 6, key).unwrap().can_win_next())
+            .map(|key| (key, Score::new((key % 7) as i8 - 3)))
+            .collect();
+        let complete = Book::from_scores(7, 6, 6, entries.clone()).unwrap();
+        let lean = Book::from_scores_leaving_out(7, 6, 6, &[2, 4, 5], entries).unwrap();
+        let stored = lean.with_every_ply_stored();
+        assert_eq!(
+            stored.entries_per_ply(),
+            complete.entries_per_ply(),
+            "the same positions, every ply stored"
+        );
+        for (key, _) in complete.entries() {
+            let position = position_of_key(7, 6, key).unwrap();
+            assert_eq!(stored.score(&position), lean.score(&position), "{key:#x}");
+            assert!(stored.score(&position).is_some());
+        }
+        let all: std::collections::HashSet<(u64, Score)> = stored.entries().collect();
+        assert!(lean.entries().all(|entry| all.contains(&entry)), "kept");
+        assert_eq!(stored.with_every_ply_stored(), stored);
+        assert_eq!(Book::from_bytes(&stored.to_bytes()), Ok(stored));
     }
 
     proptest::proptest! {
