@@ -6,9 +6,8 @@ use std::sync::Arc;
 use c4_core::solver::book::Book;
 use c4_core::textio::book::BookInBinary;
 
-/// The derived book, compiled in and read where it lies ([`BookInBinary`]): its entries are
-/// the committed book's, which c4-core's tests check in full, and the negamax of them that
-/// `Book::with_every_ply_stored` computes, which its own test checks.
+/// The derived book, compiled in and read where it lies ([`BookInBinary`]); the build script
+/// checks it in full.
 static SHIPPED: BookInBinary =
     BookInBinary::new(include_bytes!(concat!(env!("OUT_DIR"), "/c4.book")));
 

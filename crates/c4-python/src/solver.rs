@@ -286,7 +286,8 @@ impl Solver {
 
     /// The numbers of stones whose scores the book stores, or None without one. A ply up to
     /// its depth that is not listed is computed from the next ply's at each lookup: the
-    /// built-in book stores every ply, book files may leave some out (`c4 book --leave-out`).
+    /// built-in book stores every ply, book files may leave some out (`c4 book merge
+    /// --leave-out`).
     #[getter]
     fn book_stored_plies(&self) -> Option<Vec<u32>> {
         let plies = self.solver.book()?.entries_per_ply();
