@@ -1,12 +1,14 @@
 //! The extension module `c4._core` of the Python package: `board::Board` (a game of any
 //! variant the rules allow) and `solver::Solver` (the exact solver, perfect and level-limited
 //! play, and a batch analysis on threads). The package's Python files re-export both and add
-//! module-level shortcuts and the PettingZoo opponent.
+//! module-level shortcuts and the PettingZoo opponent. The built-in opening book is
+//! `book::built_in_book`, derived from the committed one when the module is built.
 //!
 //! Every error the engine reports reaches Python as `ValueError` with the engine's sentence.
 //! Input is checked before it reaches the engine, so that no call panics.
 
 mod board;
+mod book;
 mod solver;
 
 use pyo3::exceptions::PyValueError;

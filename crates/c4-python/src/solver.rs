@@ -17,11 +17,12 @@ use c4_core::notation::grammar::parse_whole;
 use c4_core::protocol::command::MAX_GO_DEPTH;
 use c4_core::solver::book::Book;
 use c4_core::solver::{with_position, AnyPosition, Limits, Score, TableSize, MAX_THREADS};
-use c4_core::textio::book::{built_in_book, read_book};
+use c4_core::textio::book::read_book;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::board::Board;
+use crate::book::built_in_book;
 use crate::value_error;
 
 /// The exact solver for two players and connect 4, on boards with width x (height + 1) <= 128.
@@ -303,6 +304,22 @@ impl Solver {
     #[getter]
     fn book_depth(&self) -> Option<u32> {
         self.solver.book().map(|book| book.depth())
+    }
+
+    /// The numbers of stones whose scores the book stores, or None without one. A ply up to
+    /// its depth that is not listed is computed from the next ply's at each lookup: the
+    /// built-in book stores every ply, book files may leave some out (`c4 book merge
+    /// --leave-out`).
+    #[getter]
+    fn book_stored_plies(&self) -> Option<Vec<u32>> {
+        let plies = self.solver.book()?.entries_per_ply();
+        Some(
+            (0..)
+                .zip(plies)
+                .filter(|(_, entries)| entries.is_some())
+                .map(|(stones, _)| stones)
+                .collect(),
+        )
     }
 
     /// Consults `book` from now on: True for the built-in book, False or None for none, or the

@@ -178,6 +178,16 @@ def test_settings() -> None:
         c4.Solver(book=3.5)
 
 
+def test_the_built_in_book_stores_every_ply() -> None:
+    # The committed book leaves ply 12 out; the package's stores it, so that a ply-11 analysis
+    # reads one entry per column instead of computing each from 7.
+    assert c4.Solver().book_stored_plies == list(range(14))
+    assert c4.Solver(book=False).book_stored_plies is None
+    assert c4.Solver().analyze(c4.Board("44444433333")) == c4.Solver(book=False).analyze(
+        c4.Board("44444433333")
+    )
+
+
 def test_a_book_file_is_read(tmp_path) -> None:
     not_a_book = tmp_path / "book.c4book"
     not_a_book.write_bytes(b"not a book")

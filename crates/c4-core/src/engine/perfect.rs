@@ -66,14 +66,12 @@ pub fn solver_position(game: &Game) -> Result<AnyPosition, PerfectError> {
     let board = game.board();
     let (mut current, mut opponent) = (0u128, 0u128);
     for column in 0..v.width() {
-        for row in 0..v.height() {
-            let bit = 1u128 << (column * (v.height() + 1) + row);
-            match board.at(row, column) {
-                Some(p) if p == game.to_move() => current |= bit,
-                Some(_) => opponent |= bit,
-                None => {}
-            }
-        }
+        // A column at a time from the board's masks, rather than a cell at a time.
+        let shift = column * (v.height() + 1);
+        let stones = (1u128 << board.column_height(Column::from_index(column))) - 1;
+        let mine = u128::from(board.stones_in_column(game.to_move(), column));
+        current |= mine << shift;
+        opponent |= (stones & !mine) << shift;
     }
     Ok(AnyPosition::from_stones(
         v.width() as u32,

@@ -261,6 +261,11 @@ impl Board {
         }
     }
 
+    /// `player`'s stones in column `column` (0-based, on the board): bit `r` for row `r`.
+    pub fn stones_in_column(&self, player: Player, column: usize) -> u16 {
+        self.lines[player.0 as usize].columns[column]
+    }
+
     /// The stone at `cell`.
     pub fn stone(&self, cell: Cell) -> Option<Player> {
         self.at(cell.row, cell.column)

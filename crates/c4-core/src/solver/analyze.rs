@@ -36,28 +36,42 @@ impl Solver {
         let area = position.geometry().area() as i32;
         let moves = position.moves_played() as i32;
         let mut scores = vec![None; position.width() as usize];
-        let mut searched = Vec::new();
         // Centre first: there the searches are usually longest, so that threads side by side
         // end together, and their table entries serve the other columns.
         let columns = centre_out(position.width()).iter().map(|&c| u32::from(c));
-        for column in columns.filter(|&c| !finished && position.can_play(c)) {
+        let child_of = |column: u32| {
+            let mut child = *position;
+            child.play_unchecked(position.cell_in(column));
+            child
+        };
+        // The columns whose child the book may hold; at most 64, since `width * (height + 1)`
+        // fits in a bitboard of 128 bits.
+        let mut unknown = 0u64;
+        for column in columns
+            .clone()
+            .filter(|&c| !finished && position.can_play(c))
+        {
             scores[column as usize] = if position.is_winning_move(column) {
                 Some(Score::new(((area + 1 - moves) / 2) as i8))
-            } else {
-                let mut child = *position;
-                child.play_unchecked(position.cell_in(column));
+            } else if child_of(column).can_win_next() {
                 // A child whose mover wins at once needs no search, nor a thread.
-                let known = if child.can_win_next() {
-                    Some(Score::new(-((area - moves) / 2) as i8))
-                } else {
-                    self.book_score(&child).map(Score::flipped)
-                };
-                if known.is_none() {
-                    searched.push((column, child));
-                }
-                known
+                Some(Score::new(-((area - moves) / 2) as i8))
+            } else {
+                unknown |= 1 << column;
+                None
             };
         }
+        let unknown = columns.filter(|&c| unknown >> c & 1 == 1);
+        // The book's children together, so that their memory is read side by side; the
+        // children are made again rather than kept, which would cost an allocation.
+        let children = unknown.clone().map(|c| (c, child_of(c)));
+        self.book_score_each(children, |column, score| {
+            scores[column as usize] = Some(score.flipped());
+        });
+        let searched: Vec<_> = unknown
+            .filter(|&c| scores[c as usize].is_none())
+            .map(|c| (c, child_of(c)))
+            .collect();
         let mut found = if self.threads > 1 && limits.max_nodes.is_none() {
             self.solve_columns_side_by_side(&searched, limits)
         } else {

@@ -164,6 +164,28 @@ impl Solver {
         self.book.as_ref()?.score(&position.narrowed()?)
     }
 
+    /// [`book_score`](Self::book_score) of each of `positions`, looked up side by side
+    /// ([`Book::score_each`]), handed to `found` with the tag it comes with when the book holds
+    /// it.
+    #[inline]
+    pub(super) fn book_score_each<T: Copy, B: Bitboard>(
+        &self,
+        positions: impl IntoIterator<Item = (T, Position<B>)>,
+        mut found: impl FnMut(T, Score),
+    ) {
+        if let Some(book) = &self.book {
+            // Positions too large for the book's keys are in no book: all of a board's are.
+            let narrowed = positions
+                .into_iter()
+                .map_while(|(tag, position)| Some((tag, position.narrowed()?)));
+            book.score_each(narrowed, |tag, score| {
+                if let Some(score) = score {
+                    found(tag, score);
+                }
+            });
+        }
+    }
+
     /// The least score of `position` that the book's scores of its parents allow
     /// ([`Book::floor`]).
     pub(super) fn known_floor<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {

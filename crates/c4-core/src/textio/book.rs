@@ -54,27 +54,49 @@ impl From<io::Error> for BookFileProblem {
 }
 
 /// The book compiled into the binary, read at first use; `None` only if it were corrupt, which a
-/// test rules out. Its contents are not checked at run time ([`Book::from_static_unchecked`]):
-/// they are compiled in, and the test checks them all, so the first search does not pay for it.
-/// Nothing of it is read until a front end asks for it: `--no-book` never does.
+/// test rules out. Nothing of it is read until a front end asks for it: `--no-book` never does.
 #[cfg(feature = "built-in-book")]
 pub fn built_in_book() -> Option<Arc<Book>> {
-    static BUILT_IN: OnceLock<Option<Arc<Book>>> = OnceLock::new();
-    BUILT_IN
-        .get_or_init(|| {
-            // The bytes lie in the binary's file, mapped but not yet read: the first lookup on
-            // each of its pages waits for the system to map it in (a lookup near the book's
-            // depth took 10 times longer the first time, 45 µs instead of 3 µs for the 49
-            // lookups of a ply-11 analysis). One pass over the pages, beside the caller, maps
-            // them in: about half a millisecond of processor time.
-            let _ = std::thread::Builder::new()
-                .name("book pages".into())
-                .spawn(|| touch_pages(BUILT_IN_BYTES));
-            Book::from_static_unchecked(BUILT_IN_BYTES)
-                .ok()
-                .map(Arc::new)
-        })
-        .clone()
+    static BUILT_IN: BookInBinary = BookInBinary::new(BUILT_IN_BYTES);
+    BUILT_IN.book()
+}
+
+/// A version 3 book file compiled into a binary (`include_bytes!`), read where it lies at first
+/// use: the core's built-in book, and the Python package's. Its contents are not checked at run
+/// time ([`Book::from_static_unchecked`]): they are compiled in, and checked in full where they
+/// are made, so the first search does not pay for it.
+#[derive(Debug)]
+pub struct BookInBinary {
+    bytes: &'static [u8],
+    book: OnceLock<Option<Arc<Book>>>,
+}
+
+impl BookInBinary {
+    /// The book of `bytes`, not yet read.
+    pub const fn new(bytes: &'static [u8]) -> BookInBinary {
+        BookInBinary {
+            bytes,
+            book: OnceLock::new(),
+        }
+    }
+
+    /// The book, read at the first call; `None` if its header is not a version 3 book's.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        self.book
+            .get_or_init(|| {
+                let bytes = self.bytes;
+                // The bytes lie in the binary's file, mapped but not yet read: the first lookup
+                // on each of its pages waits for the system to map it in (a lookup near the
+                // book's depth took 10 times longer the first time, 45 µs instead of 3 µs for
+                // the 49 lookups of a ply-11 analysis). One pass over the pages, beside the
+                // caller, maps them in: about half a millisecond of processor time.
+                let _ = std::thread::Builder::new()
+                    .name("book pages".into())
+                    .spawn(move || touch_pages(bytes));
+                Book::from_static_unchecked(bytes).ok().map(Arc::new)
+            })
+            .clone()
+    }
 }
 
 /// The book the host provided ([`provide_built_in_book`]), in a build without one of its own
@@ -103,7 +125,6 @@ pub fn provide_built_in_book(bytes: Vec<u8>) -> Result<(), BookError> {
 }
 
 /// Reads one byte of each memory page of `bytes`, so that the system maps them all in.
-#[cfg(feature = "built-in-book")]
 fn touch_pages(bytes: &[u8]) {
     const PAGE: usize = 4096;
     for page in bytes.chunks(PAGE) {

@@ -51,6 +51,27 @@ impl PartialEq for Book {
 
 impl Eq for Book {}
 
+/// How many lookups [`Book::score_each`] makes side by side: a board's children, on 7 columns.
+const SIDE_BY_SIDE: usize = 8;
+
+/// A position's place in the book: its ply and number in the bitmap, then, once loaded
+/// ([`Book::load`]), its bitmap word and the entries before its directory block.
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    stones: u32,
+    number: u64,
+    word: u64,
+    before_block: u32,
+}
+
+/// What [`Book::locate`] finds.
+enum Located {
+    /// The score, with no entry of a stored ply to read.
+    Known(Option<Score>),
+    /// The entry to read.
+    Stored(Entry),
+}
+
 /// Where one ply's entries lie in a book file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct PlyLayout {
@@ -192,6 +213,48 @@ impl Book {
             width, height, depth, &numbering, left_out, &numbered,
         ))
         .expect("a book laid out from checked entries reads back"))
+    }
+
+    /// The same book with every ply stored: each ply left out gets the entries its lookups
+    /// compute from the next ply's ([`score_from_children`]), so that a lookup there reads one
+    /// entry instead of each child's. The scores are the same; the file is larger by the plies'
+    /// bitmaps and scores. A book that stores every ply comes back unchanged.
+    ///
+    /// Not `#[inline]` nor generic, so that it is compiled, optimized, where the book is (a
+    /// build script derives the Python package's book with it).
+    pub fn with_every_ply_stored(&self) -> Book {
+        let mut numbered = Vec::new();
+        let mut stored = self.numbers().zip(0u64..);
+        for stones in 0..=self.depth {
+            let ply = &self.plies[stones as usize];
+            if ply.is_stored() {
+                let entries = stored.by_ref().take(ply.count as usize);
+                numbered.extend(entries.map(|((_, number), rank)| {
+                    (number, stones, i32::from(self.score_at(ply, rank).value()))
+                }));
+                continue;
+            }
+            let first = self.numbering.first(stones);
+            for number in first..first + self.numbering.ply_len(stones) {
+                let position = self
+                    .numbering
+                    .key_of_number(number)
+                    .and_then(|key| position_of_key(self.width, self.height, key).ok());
+                // Positions where the mover wins at once have no score, as in a stored ply.
+                if let Some(score) = position.and_then(|p| self.score(&p)) {
+                    numbered.push((number, stones, i32::from(score.value())));
+                }
+            }
+        }
+        let bytes = file_bytes(
+            self.width,
+            self.height,
+            self.depth,
+            &self.numbering,
+            &[],
+            &numbered,
+        );
+        Book::parse(Cow::Owned(bytes)).expect("a book laid out from a book's entries reads back")
     }
 
     /// Reads a book from the bytes of a book file (version 1, 2 or 3), checking everything the
@@ -539,32 +602,95 @@ impl Book {
     /// another board size, or where the side to move wins at once are not.
     #[inline]
     pub fn score(&self, position: &Position) -> Option<Score> {
+        match self.locate(position) {
+            Located::Known(score) => score,
+            Located::Stored(entry) => self.stored_score(self.load(entry)),
+        }
+    }
+
+    /// [`Book::score`] of each of `positions`, handed to `found` with the tag it comes with:
+    /// the lookups are made eight at a time, every bitmap word and directory entry read before
+    /// any rank is counted, so that the cache misses of positions far apart in the book (an
+    /// analysis's children) overlap rather than follow one another.
+    #[inline]
+    pub fn score_each<T: Copy>(
+        &self,
+        positions: impl IntoIterator<Item = (T, Position)>,
+        mut found: impl FnMut(T, Option<Score>),
+    ) {
+        let mut positions = positions.into_iter().peekable();
+        while positions.peek().is_some() {
+            let mut stored = [None; SIDE_BY_SIDE];
+            let mut count = 0;
+            for (tag, position) in positions.by_ref().take(SIDE_BY_SIDE) {
+                match self.locate(&position) {
+                    Located::Known(score) => found(tag, score),
+                    Located::Stored(entry) => {
+                        stored[count] = Some((tag, entry));
+                        count += 1;
+                    }
+                }
+            }
+            let stored = &mut stored[..count];
+            for (_, entry) in stored.iter_mut().flatten() {
+                *entry = self.load(*entry);
+            }
+            for &(tag, entry) in stored.iter().flatten() {
+                found(tag, self.stored_score(entry));
+            }
+        }
+    }
+
+    /// Where `position`'s entry would lie, or its score when no entry of a stored ply holds it.
+    #[inline]
+    fn locate(&self, position: &Position) -> Located {
         let stones = position.moves_played();
         if stones > self.depth || !self.fits(position) {
-            return None;
+            return Located::Known(None);
         }
         let ply = &self.plies[stones as usize];
         if !ply.is_stored() {
-            return self.score_from_children(position);
+            return Located::Known(self.score_from_children(position));
         }
         let number = ply.first_bit + self.numbering.number(position) - self.numbering.first(stones);
-        let word = read_u64(&self.bytes, self.bitmap_at + (number / 64) as usize * 8);
+        Located::Stored(Entry {
+            stones,
+            number,
+            ..Entry::default()
+        })
+    }
+
+    /// `entry` with its bitmap word and directory entry read: the loads that miss the cache.
+    #[inline]
+    fn load(&self, entry: Entry) -> Entry {
+        let block = entry.number / DIRECTORY_SPAN;
+        Entry {
+            word: read_u64(
+                &self.bytes,
+                self.bitmap_at + (entry.number / 64) as usize * 8,
+            ),
+            before_block: read_u32(&self.bytes, self.directory_at + block as usize * 4),
+            ..entry
+        }
+    }
+
+    /// The score of a loaded entry ([`Book::load`]), `None` if its bit is not set.
+    #[inline]
+    fn stored_score(&self, entry: Entry) -> Option<Score> {
+        let (number, word) = (entry.number, entry.word);
         let bit = number % 64;
         if word >> bit & 1 == 0 {
             return None;
         }
         let block = number / DIRECTORY_SPAN;
-        let mut rank = u64::from(read_u32(
-            &self.bytes,
-            self.directory_at + block as usize * 4,
-        ));
+        let mut rank = u64::from(entry.before_block);
         for word_index in block * (DIRECTORY_SPAN / 64)..number / 64 {
             rank += u64::from(
                 read_u64(&self.bytes, self.bitmap_at + word_index as usize * 8).count_ones(),
             );
         }
         rank += u64::from((word & ((1u64 << bit) - 1)).count_ones());
-        Some(self.score_at(ply, rank))
+        Some(self.score_at(&self.plies[entry.stones as usize], rank))
     }
 
     /// The score of a position of a ply not stored, from its children's; `None` where a stored
@@ -1135,6 +1261,56 @@ mod tests {
                 what: "header leaves out more plies in a row than a lookup may compute"
             })
         );
+    }
+
+    #[test]
+    fn lookups_side_by_side_score_as_one_at_a_time() {
+        // Stored entries, positions with none, deeper than the book and of a ply left out,
+        // more than are looked up together.
+        let moves = [
+            "", "4", "44", "1", "7123", "2", "44444", "7", "1765", "3", "71234",
+        ];
+        let entries: Vec<(u64, Score)> = small_book().entries().collect();
+        let lean = Book::from_scores_leaving_out(7, 6, 4, &[3], entries).unwrap();
+        for book in [small_book(), lean] {
+            let mut scores = vec![Some(Score::new(99)); moves.len()];
+            book.score_each(moves.iter().map(|m| pos(m)).enumerate(), |index, score| {
+                scores[index] = score
+            });
+            let one_at_a_time: Vec<Option<Score>> =
+                moves.iter().map(|m| book.score(&pos(m))).collect();
+            assert_eq!(scores, one_at_a_time);
+            assert!(scores.iter().any(Option::is_some) && scores.iter().any(Option::is_none));
+        }
+    }
+
+    #[test]
+    fn a_book_with_every_ply_stored_scores_as_the_book_it_comes_from() {
+        // Every position to 6 stones that a book lists, with made-up scores: the derived plies
+        // are the negamax of the next ply's, whatever those are.
+        let numbering = Numbering::new(7, 6, 6).unwrap();
+        let entries: Vec<(u64, Score)> = (0..numbering.len())
+            .filter_map(|number| numbering.key_of_number(number))
+            .filter(|&key| !position_of_key(7, 6, key).unwrap().can_win_next())
+            .map(|key| (key, Score::new((key % 7) as i8 - 3)))
+            .collect();
+        let complete = Book::from_scores(7, 6, 6, entries.clone()).unwrap();
+        let lean = Book::from_scores_leaving_out(7, 6, 6, &[2, 4, 5], entries).unwrap();
+        let stored = lean.with_every_ply_stored();
+        assert_eq!(
+            stored.entries_per_ply(),
+            complete.entries_per_ply(),
+            "the same positions, every ply stored"
+        );
+        for (key, _) in complete.entries() {
+            let position = position_of_key(7, 6, key).unwrap();
+            assert_eq!(stored.score(&position), lean.score(&position), "{key:#x}");
+            assert!(stored.score(&position).is_some());
+        }
+        let all: std::collections::HashSet<(u64, Score)> = stored.entries().collect();
+        assert!(lean.entries().all(|entry| all.contains(&entry)), "kept");
+        assert_eq!(stored.with_every_ply_stored(), stored);
+        assert_eq!(Book::from_bytes(&stored.to_bytes()), Ok(stored));
     }
 
     proptest::proptest! {

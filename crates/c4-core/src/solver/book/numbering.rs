@@ -25,6 +25,10 @@ pub struct Numbering {
     /// `ways[c][s]`: the ways of putting `s` stones in columns `c..width`, at most `height` in
     /// each (`c` up to `width`, `s` up to `depth`).
     ways: Vec<Vec<u64>>,
+    /// `below[(c * (depth + 1) + s) * (height + 1) + h]`: the ways of putting `s` stones in
+    /// columns `c..width` with fewer than `h` in column `c`, the rank of the first of those with
+    /// `h` there; a lookup per column where summing `ways` took one per stone.
+    below: Vec<u64>,
     /// `binomial[n][k]` for `n, k <= depth`.
     binomial: Vec<Vec<u64>>,
     /// `first[n]`: the number of the first position with `n` stones; `first[depth + 1]` is the
@@ -81,11 +85,26 @@ impl Numbering {
             }
             first.push(next);
         }
+        let mut below =
+            Vec::with_capacity(width as usize * (depth_cap + 1) * (height as usize + 1));
+        for column in 0..width as usize {
+            for stones in 0..=depth_cap {
+                let mut sum = 0u64;
+                for here in 0..=height as usize {
+                    below.push(sum);
+                    if here <= stones {
+                        // No overflow: at most `ways[column][stones]`, computed above.
+                        sum += ways[column + 1][stones - here];
+                    }
+                }
+            }
+        }
         Ok(Numbering {
             width,
             height,
             depth,
             ways,
+            below,
             binomial,
             first,
         })
@@ -132,12 +151,15 @@ impl Numbering {
             heights[column as usize] = height;
             stones += height as usize;
         }
+        debug_assert!(
+            stones <= self.depth as usize,
+            "{stones} stones, past the numbering"
+        );
         let mut rank = 0u64;
         let mut left = stones;
+        let (plies, levels) = (self.depth as usize + 1, self.height as usize + 1);
         for (column, &height) in heights[..self.width as usize].iter().enumerate() {
-            for here in 0..height as usize {
-                rank += self.ways[column + 1][left - here];
-            }
+            rank += self.below[(column * plies + left) * levels + height as usize];
             left -= height as usize;
         }
         // The first player moves when an even number of stones is down.
