@@ -8,6 +8,7 @@ use super::keys::{KeyForm, Keys, OneWordKeys, OneWordSharedKeys, TwoWordKeys};
 use super::order::{centre_out, MoveList, MAX_WIDTH};
 use super::parallel::{Claim, SPLIT_MIN_EMPTY};
 use super::position::{has_stacked_threats_over, Geometry, Position};
+use super::score::Score;
 use super::state::Solver;
 use super::table::ScoreBounds;
 
@@ -64,9 +65,9 @@ impl Solver {
         let threats = Threats::of(position);
         let empty = (position.geometry().area() - position.moves_played()) as i32;
         if empty >= SPLIT_MIN_EMPTY {
-            self.negamax::<B, S, K, WIDTH, true>(position, threats, alpha, beta)
+            self.negamax::<B, S, K, WIDTH, true>(S::stones(position), threats, alpha, beta)
         } else {
-            self.negamax::<B, S, K, WIDTH, false>(position, threats, alpha, beta)
+            self.negamax::<B, S, K, WIDTH, false>(S::stones(position), threats, alpha, beta)
         }
     }
 
@@ -88,12 +89,12 @@ impl Solver {
     /// took 0.8-2.4% more instructions (docs/solver.md, "The search's code").
     fn negamax<B: Bitboard, S: Shape<B>, K: Keys, const WIDTH: usize, const SPLIT: bool>(
         &mut self,
-        position: &Position<B>,
+        stones: S::Stones<'_>,
         threats: Threats<B>,
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        let position = &S::shaped(position);
+        let position = &S::shaped(stones);
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check_limits() {
             return 0;
@@ -102,7 +103,7 @@ impl Solver {
         let area = geometry.area() as i32;
         let moves = position.moves_played() as i32;
         if moves <= self.book_depth {
-            if let Some(score) = self.book_score(position) {
+            if let Some(score) = self.book_score_of::<B, S>(stones) {
                 return i32::from(score.value());
             }
         }
@@ -269,6 +270,15 @@ impl Solver {
         best_score
     }
 
+    /// [`book_score`](Self::book_score) of the position of `stones`, out of line: handed the
+    /// position itself, this rare call had every node of the standard board write its position
+    /// to memory.
+    #[cold]
+    #[inline(never)]
+    fn book_score_of<B: Bitboard, S: Shape<B>>(&self, stones: S::Stones<'_>) -> Option<Score> {
+        self.book_score(&S::shaped(stones))
+    }
+
     /// [`negamax`](Self::negamax) of a position with a single move that does not lose at once
     /// (`cell`), whose score is known to lie in `lower..=upper` before any move: a win with the
     /// stone after next, a cut by those bounds, or the child's score in the window they narrow.
@@ -419,9 +429,9 @@ impl Solver {
         };
         let empty = (position.geometry().area() - position.moves_played()) as i32;
         if SPLIT && empty > SPLIT_MIN_EMPTY {
-            -self.negamax::<B, S, K, WIDTH, true>(&child, child_threats, -beta, -alpha)
+            -self.negamax::<B, S, K, WIDTH, true>(S::stones(&child), child_threats, -beta, -alpha)
         } else {
-            -self.negamax::<B, S, K, WIDTH, false>(&child, child_threats, -beta, -alpha)
+            -self.negamax::<B, S, K, WIDTH, false>(S::stones(&child), child_threats, -beta, -alpha)
         }
     }
 }
@@ -478,17 +488,33 @@ pub(super) fn decided_at_once<B: Bitboard>(
 
 /// How [`Solver::negamax`] learns the board it searches: compiled in, or from the position.
 trait Shape<B: Bitboard> {
-    /// `position`, with its geometry where the compiler can see it.
-    fn shaped(position: &Position<B>) -> Position<B>;
+    /// What a call of [`Solver::negamax`] is handed of a position.
+    type Stones<'a>: Copy
+    where
+        B: 'a;
+
+    /// What `position` hands on.
+    fn stones(position: &Position<B>) -> Self::Stones<'_>;
+
+    /// The position of `stones`, with its geometry where the compiler can see it.
+    fn shaped(stones: Self::Stones<'_>) -> Position<B>;
 }
 
-/// The standard 7x6 board, every shift and mask a constant.
+/// The standard 7x6 board, every shift and mask a constant. A call hands on only the two
+/// bitboards, in registers, rather than a whole position in memory.
 struct StandardShape;
 
 impl Shape<u64> for StandardShape {
+    type Stones<'a> = (u64, u64);
+
     #[inline(always)]
-    fn shaped(position: &Position<u64>) -> Position<u64> {
-        position.on_standard_board()
+    fn stones(position: &Position<u64>) -> (u64, u64) {
+        position.standard_stones()
+    }
+
+    #[inline(always)]
+    fn shaped(stones: (u64, u64)) -> Position<u64> {
+        Position::from_standard_stones(stones)
     }
 }
 
@@ -496,6 +522,16 @@ impl Shape<u64> for StandardShape {
 struct AnyShape;
 
 impl<B: Bitboard> Shape<B> for AnyShape {
+    type Stones<'a>
+        = &'a Position<B>
+    where
+        B: 'a;
+
+    #[inline(always)]
+    fn stones(position: &Position<B>) -> &Position<B> {
+        position
+    }
+
     #[inline(always)]
     fn shaped(position: &Position<B>) -> Position<B> {
         *position
