@@ -592,14 +592,25 @@ impl<B: Bitboard> Position<B> {
 }
 
 impl Position<u64> {
-    /// The same position, its geometry taken from [`Geometry::STANDARD`]: for the search on the
-    /// standard board, so that the compiler sees the shape as a constant.
+    /// The stones of a position on the standard board, the side to move's and all: with
+    /// [`from_standard_stones`](Self::from_standard_stones), all that a search needs to pass on.
     #[inline(always)]
-    pub(crate) fn on_standard_board(&self) -> Position<u64> {
+    pub(crate) fn standard_stones(&self) -> (u64, u64) {
         debug_assert_eq!(self.geometry, Geometry::STANDARD);
+        (self.current, self.mask)
+    }
+
+    /// The position on the standard board with `current` the side to move's stones and `mask`
+    /// every stone, as [`standard_stones`](Self::standard_stones) gives them: for the search on
+    /// the standard board, its geometry taken from [`Geometry::STANDARD`] so that the compiler
+    /// sees the shape as a constant.
+    #[inline(always)]
+    pub(crate) fn from_standard_stones((current, mask): (u64, u64)) -> Position<u64> {
         Position {
+            current,
+            mask,
+            moves: mask.count_ones(),
             geometry: Geometry::STANDARD,
-            ..*self
         }
     }
 }

@@ -338,8 +338,9 @@ impl Table {
 
     /// Records that `key`'s score lies in `lower..=upper`, merging with what is known, after a
     /// search of about `2^work` nodes. A new key takes the place of the bucket's entry with the
-    /// least work behind it.
-    #[inline]
+    /// least work behind it. Inlined into the search, which the compiler did not do of itself:
+    /// 1.1-1.2% fewer instructions on `analyze` and single solves (docs/solver.md).
+    #[inline(always)]
     pub(crate) fn store<K: Bitboard>(&self, key: K, bounds: ScoreBounds, work: u32) {
         let slot = self.hashing.slot(key);
         let work = work.min(MAX_WORK);
