@@ -240,16 +240,23 @@ fn the_command_line_refuses_a_pipe_named_as_a_file_at_once() {
         let (code, out, err) = c4_in(&folder, args, "");
         assert_eq!((code, out.as_str(), err), (status, "", said), "{args:?}");
     }
-    // Nor is a pipe replaced by a book.
+    // Nor is a pipe replaced by a book, and that is said before any solving: nothing solved,
+    // the progress file the `--import` case above began (its header) left as it was.
+    let progress = folder.join("p").join("depth2-shard0-of1.progress");
+    let begun = fs::read(&progress).unwrap();
     let build = [
         "book", "build", "--width", "5", "--height", "4", "--depth", "2", "--dir", "p", "-o",
         "pipe",
     ];
-    let (code, _, err) = c4_in(&folder, &build, "");
-    assert_eq!((code, err), (1, format!("c4 book: pipe: {NOT_REGULAR}\n")));
+    let (code, out, err) = c4_in(&folder, &build, "");
+    assert_eq!(
+        (code, out.as_str(), err),
+        (1, "", format!("c4 book: pipe: {NOT_REGULAR}\n"))
+    );
     let pipe = fs::symlink_metadata(folder.join("pipe")).unwrap();
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()));
     assert_eq!(common::names(&folder), ["p", "pipe"]);
+    assert_eq!(fs::read(&progress).unwrap(), begun);
     fs::remove_dir_all(&folder).unwrap();
 }
 

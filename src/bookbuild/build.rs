@@ -387,6 +387,16 @@ pub fn book_from_leaves(
     })
 }
 
+/// Whether [`write_book`] can write a book to `path`: nothing or a regular file is there, and
+/// its folder takes a new file (one is made and removed). Asked before the hours of solving,
+/// so that a wrong `-o` is said at once rather than after them.
+///
+/// # Errors
+/// [`write_book`]'s for the same path.
+pub fn check_book_path(path: &Path) -> Result<(), BuildError> {
+    NewFile::beside(path).map(drop).map_err(io_error(path))
+}
+
 /// Writes `book` to `path` through a new file beside it ([`NewFile`]), so that a kill leaves
 /// either the old file or the new one, and a failed write neither.
 ///

@@ -200,13 +200,17 @@ fn build(args: BuildArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool
         return Err(BuildError::LeftOut(BookError::Derived { ply, depth }));
     }
     let shard = args.shard.map_or(Shard::ALL, |s| s.0);
-    // Both settled before the hours of solving: the book only without --shard.
+    // Both settled, and the book's path checked, before the hours of solving: the book only
+    // without --shard.
     let dir = args.dir.map_or_else(data_folder, Ok)?;
     let book_path = match (args.shard, args.out) {
         (Some(_), _) => None,
         (None, Some(path)) => Some(path),
         (None, None) => Some(default_book()?),
     };
+    if let Some(book_path) = &book_path {
+        bookbuild::check_book_path(book_path)?;
+    }
     let options = BuildOptions {
         width: args.width,
         height: args.height,
