@@ -272,14 +272,15 @@ impl Solver {
         let table = TableSize::from_mib(table_mib);
         let mut solver = c4_core::Solver::try_with_table_bits(table.bits()).map_err(value_error)?;
         solver.set_threads(checked_threads(threads)?);
-        solver.set_book(book_of(&book)?);
         let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(0u8));
-        Ok(Solver {
+        let mut made = Solver {
             solver,
             table,
             rng: Rng::new(seed),
-            book: book.filter(|choice| !matches!(choice, BookChoice::BuiltIn(false))),
-        })
+            book: None,
+        };
+        made.set_book(book)?;
+        Ok(made)
     }
 
     /// The table's size in MiB: the size asked for, rounded down to a power of two.
