@@ -4,7 +4,6 @@
 
 use super::bitboard::Bitboard;
 use super::error::SolverError;
-use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 
 /// The number of stones in a row that wins.
 const CONNECT: u32 = 4;
@@ -94,21 +93,19 @@ impl Masks {
 }
 
 impl Geometry<u64> {
-    /// The standard 7x6 board, as a constant so that searches on it can be compiled with every
-    /// shift and mask known in advance.
-    pub(crate) const STANDARD: Geometry<u64> = {
-        const WIDTH: u32 = STANDARD_WIDTH as u32;
-        const HEIGHT: u32 = STANDARD_HEIGHT as u32;
-        let masks = Masks::of(WIDTH, HEIGHT);
+    /// The `width` x `height` board (one that fits 64 bits), as a constant so that searches on
+    /// it can be compiled with every shift and mask known in advance.
+    pub(crate) const fn fixed(width: u32, height: u32) -> Geometry<u64> {
+        let masks = Masks::of(width, height);
         Geometry {
-            width: WIDTH,
-            height: HEIGHT,
+            width,
+            height,
             bottom: masks.bottom as u64,
             board: masks.board as u64,
             first_player_rows: masks.first_player_rows as u64,
-            has_rows: true,
+            has_rows: width >= CONNECT,
         }
-    };
+    }
 }
 
 impl<B: Bitboard> Geometry<B> {
@@ -592,25 +589,27 @@ impl<B: Bitboard> Position<B> {
 }
 
 impl Position<u64> {
-    /// The stones of a position on the standard board, the side to move's and all: with
-    /// [`from_standard_stones`](Self::from_standard_stones), all that a search needs to pass on.
+    /// The stones of the position, the side to move's and all: with
+    /// [`from_stones_on`](Self::from_stones_on), all that a search on a board known in advance
+    /// needs to pass on.
     #[inline(always)]
-    pub(crate) fn standard_stones(&self) -> (u64, u64) {
-        debug_assert_eq!(self.geometry, Geometry::STANDARD);
+    pub(crate) fn stones(&self) -> (u64, u64) {
         (self.current, self.mask)
     }
 
-    /// The position on the standard board with `current` the side to move's stones and `mask`
-    /// every stone, as [`standard_stones`](Self::standard_stones) gives them: for the search on
-    /// the standard board, its geometry taken from [`Geometry::STANDARD`] so that the compiler
-    /// sees the shape as a constant.
+    /// The position on `geometry` with `current` the side to move's stones and `mask` every
+    /// stone, as [`stones`](Self::stones) gives them: for the search on a board known in
+    /// advance, its geometry a constant ([`Geometry::fixed`]) that the compiler sees.
     #[inline(always)]
-    pub(crate) fn from_standard_stones((current, mask): (u64, u64)) -> Position<u64> {
+    pub(crate) fn from_stones_on(
+        geometry: Geometry<u64>,
+        (current, mask): (u64, u64),
+    ) -> Position<u64> {
         Position {
             current,
             mask,
             moves: mask.count_ones(),
-            geometry: Geometry::STANDARD,
+            geometry,
         }
     }
 }
