@@ -298,8 +298,9 @@ pub struct BenchArgs {
     #[arg(long, conflicts_with = "files")]
     pub empty: bool,
     /// Solve the empty board of every size the files list, as lines 'WIDTHxHEIGHT 1st|2nd|draw
-    /// LAST_MOVE' (fixtures/sizes/outcomes.txt, smallest first: --limit 21 takes every board
-    /// with width + height <= 13), and check who wins and on which move
+    /// LAST_MOVE SCORE' (fixtures/sizes/outcomes.txt, smallest first: --limit 21 takes every
+    /// board with width + height <= 13), and check who wins, on which move, and c4's recorded
+    /// score (SCORE, or - for none)
     #[arg(long, conflicts_with_all = ["analyze", "empty"])]
     pub sizes: bool,
     /// Search without the built-in opening book
