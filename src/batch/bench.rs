@@ -39,6 +39,9 @@ pub struct BenchOptions {
     pub limit: Option<usize>,
     /// Transposition table size, as a power of two of entries.
     pub table_bits: u32,
+    /// A note on the table for standard error, said before the first search (a table picked
+    /// for the board, not asked for).
+    pub table_note: Option<String>,
     /// Threads per search.
     pub threads: usize,
     /// What is timed per position.
@@ -58,7 +61,7 @@ pub enum BenchTask {
     /// `c4 solve --analyze` writes them (`-` for a full column); reported per ply as well.
     Analyze,
     /// The exact score of empty boards of every size: lines of a [`SizeOutcome`] table
-    /// (`9x4 2nd 36`), each board reported as it is solved.
+    /// (`9x4 2nd 36 -1`), each board reported as it is solved.
     Sizes,
 }
 
@@ -68,6 +71,7 @@ impl Default for BenchOptions {
             step: 1,
             limit: None,
             table_bits: TableSize::BATCH.bits(),
+            table_note: None,
             threads: 1,
             task: BenchTask::Solve,
             book: built_in_book(),

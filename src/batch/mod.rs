@@ -52,3 +52,4 @@ pub use error::{BoardError, LineError, MoveProblem};
 pub use line::MAX_BATCH_LINE_BYTES;
 pub use sizes::{SizeLineError, SizeOutcome};
 pub use solve::{run_batch_solve, BatchMode, BatchOptions, BatchSummary};
+pub use table::table_for_board;

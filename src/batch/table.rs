@@ -1,12 +1,27 @@
-//! The solver a batch or benchmark run searches with, and what its table tells the log: which
-//! pages a large table lies on, its size in MiB, and the note of a table that suits the board
-//! poorly, said once.
+//! The solver a batch or benchmark run searches with, the table it picks for a board when none
+//! is given, and what its table tells the log: which pages a large table lies on, its size in
+//! MiB, and the note of the table picked, said once.
 
 use std::io::{self, Write};
 use std::sync::Arc;
 
+use super::board::BatchBoard;
 use crate::solver::book::Book;
-use crate::solver::Solver;
+use crate::solver::{Solver, TableSize};
+
+/// The table of a run on `board` when none was chosen: [`TableSize::for_board`], with the
+/// memory the system says is free.
+pub fn table_for_board(board: &BatchBoard) -> TableSize {
+    TableSize::for_board(board.width(), board.height(), available_memory_mib())
+}
+
+/// The memory free for new work, in MiB: Linux's `MemAvailable`; `None` where it cannot be read.
+fn available_memory_mib() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
 
 /// A solver with a table of 2^`table_bits` entries, `threads` threads and `book`, with
 /// [`pages_note`] written to `log`, if any (a note that cannot be written is dropped, as the

@@ -12,7 +12,9 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use super::book::BookArgs;
-use crate::batch::{BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing};
+use crate::batch::{
+    table_for_board, BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing,
+};
 use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions, Program};
@@ -161,9 +163,11 @@ pub struct SolveArgs {
     /// How the moves are played and written: the board and the column numbering
     #[command(flatten)]
     pub lines: LineArgs,
-    /// A transposition table of MB MiB (2-524288, rounded down to a power of two; default 2):
-    /// larger boards want more. From 1024 on it goes on 1 GiB pages where Linux has enough
-    /// reserved, and standard error says whether it got them
+    /// A transposition table of MB MiB (2-524288, rounded down to a power of two). By default
+    /// one picked for the board: 2 MiB up to 7x6's size, then more for larger boards (16 MiB
+    /// on 10x4, 256 on 9x5, 1024 on 8x6, doubling per cell of width x (height + 1)), at most
+    /// half the free memory; standard error says which. From 1024 on it goes on 1 GiB pages
+    /// where Linux has enough reserved, and standard error says whether it got them
     #[arg(long, value_name = "MB", value_parser = table_size)]
     pub hash: Option<TableSize>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
@@ -214,15 +218,16 @@ impl SolveArgs {
             (_, true) => BatchMode::Analyze,
             _ => BatchMode::Score,
         };
+        let (table, table_note) = picked_table("solve", &self.lines.board, self.hash);
         Ok(BatchOptions {
             board: self.lines.board(),
-            table_bits: self.hash.unwrap_or(TableSize::BATCH).bits(),
+            table_bits: table.bits(),
             checkpoint: self.checkpoint.clone().map(|file| Checkpointing {
                 file,
                 every: Duration::from_secs(self.checkpoint_every as u64),
                 stop: Arc::default(),
             }),
-            table_note: self.table_note(),
+            table_note,
             ..BatchOptions::new(
                 mode,
                 self.threads,
@@ -232,32 +237,28 @@ impl SolveArgs {
     }
 }
 
-/// Boards with more cells than this (the standard board's 42) search far longer than the default
-/// table suits: 9x5, with 45, took 523 s from empty with two threads and a 1 GiB table.
-const DEFAULT_TABLE_CELLS: u32 = 42;
-
-impl SolveArgs {
-    /// A note for standard error when the table was left at its default on a board too big for
-    /// it (see [`default_table_note`]), said before the first search.
-    fn table_note(&self) -> Option<String> {
-        default_table_note("solve", &self.lines.board, self.hash.is_some())
+/// The table of `c4 MODE` on `board`: `chosen` (`--hash`), else [`table_for_board`]'s; with a
+/// note for standard error, said before the first search, of a table picked larger than the
+/// default ([`TableSize::BATCH`]), so that the memory a run takes never comes unannounced.
+fn picked_table(
+    mode: &str,
+    board: &BatchBoard,
+    chosen: Option<TableSize>,
+) -> (TableSize, Option<String>) {
+    if let Some(table) = chosen {
+        return (table, None);
     }
-}
-
-/// A note for standard error when `c4 MODE` left the table at its default (`table_set` false) on
-/// a board too big for it, since a search from early on there runs many times slower in 2 MiB
-/// than with more memory, and nothing else would say why.
-fn default_table_note(mode: &str, board: &BatchBoard, table_set: bool) -> Option<String> {
-    let cells = board.width() * board.height();
-    (!table_set && cells > DEFAULT_TABLE_CELLS).then(|| {
+    let table = table_for_board(board);
+    let note = (table != TableSize::BATCH).then(|| {
         format!(
-            "c4 {mode}: note: the table is {} MiB, the default, which suits 7x6; a search from \
-             early on a {}x{} board wants far more: --hash MB (such as --hash 1024)",
-            TableSize::BATCH.mib(),
+            "c4 {mode}: table: {} MiB, picked for the {}x{} board and the free memory \
+             (--hash MB sets another)",
+            table.mib(),
             board.width(),
             board.height()
         )
-    })
+    });
+    (table, note)
 }
 
 /// The book `--no-book` and `--book FILE` choose: none, the file's, or the built-in one.
@@ -278,8 +279,9 @@ pub struct BenchArgs {
     /// Take at most N positions per file
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<usize>,
-    /// A transposition table of 2^N entries, 10-30 (default 18: 2 MiB; 30: 8 GiB; from 27 on,
-    /// see --hash on 1 GiB pages)
+    /// A transposition table of 2^N entries, 10-30 (18: 2 MiB; 30: 8 GiB; from 27 on, see
+    /// --hash on 1 GiB pages); by default, as c4 solve picks one for the board (2 MiB with
+    /// --sizes)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(10..=30))]
     pub bits: Option<u32>,
     /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two). From
@@ -323,14 +325,12 @@ impl BenchArgs {
     /// # Errors
     /// The `--book` file cannot be read or is not a book.
     pub fn options(&self) -> Result<BenchOptions, BookFileError> {
+        let (table_bits, table_note) = self.table();
         Ok(BenchOptions {
             step: self.step,
             limit: self.limit,
-            table_bits: self
-                .hash
-                .map(TableSize::bits)
-                .or(self.bits)
-                .unwrap_or(TableSize::BATCH.bits()),
+            table_bits,
+            table_note,
             threads: self.threads,
             task: match (self.analyze, self.sizes) {
                 (true, _) => BenchTask::Analyze,
@@ -342,12 +342,18 @@ impl BenchArgs {
         })
     }
 
-    /// A note for standard error when the table was left at its default on a board too big for
-    /// it (see `default_table_note`); `--sizes` takes its boards from its files and is left
-    /// out.
-    pub fn table_note(&self) -> Option<String> {
-        let set = self.hash.is_some() || self.bits.is_some();
-        default_table_note("bench", &self.lines.board, set || self.sizes)
+    /// The table's entry bits and the note of a table picked for the board (see
+    /// [`picked_table`]): `--hash` or `--bits` if given; with `--sizes`, whose boards come from
+    /// its files, the default.
+    fn table(&self) -> (u32, Option<String>) {
+        match (self.hash, self.bits) {
+            (None, Some(bits)) => (bits, None),
+            (None, None) if self.sizes => (TableSize::BATCH.bits(), None),
+            (chosen, _) => {
+                let (table, note) = picked_table("bench", &self.lines.board, chosen);
+                (table.bits(), note)
+            }
+        }
     }
 
     /// Refuses a benchmark of nothing: files are required unless `--empty` is given.

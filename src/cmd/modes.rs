@@ -178,13 +178,13 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
 /// each mismatch said on standard error.
 fn bench(args: &cli::BenchArgs) -> Result<Done, Failure> {
     args.check()?;
-    if let Some(note) = args.table_note() {
-        eprintln!("{note}");
-    }
     let options = args.options().map_err(|source| Failure::UnusableBook {
         mode: "bench",
         source,
     })?;
+    if let Some(note) = &options.table_note {
+        eprintln!("{note}");
+    }
     let mut stdout = BufWriter::new(io::stdout().lock());
     let mut stderr = io::stderr();
     if args.empty {

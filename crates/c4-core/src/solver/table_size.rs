@@ -29,6 +29,41 @@ impl TableSize {
     /// for, so that a server's memory is bounded by its number of connections.
     pub const SESSION: TableSize = TableSize { mib: 64 };
 
+    /// The table a solve on a `width` x `height` board takes when nobody chose one, with
+    /// `available_mib` MiB of memory free (`None`: not known).
+    ///
+    /// Boards whose keys have at most 49 bits (`width * (height + 1)`: 7x6's, and 8x5, 6x7,
+    /// 9x4 ...) take [`BATCH`](Self::BATCH), whose probes mostly hit the processor's caches:
+    /// there a larger table saves fewer positions than its slower probes cost (7x6 from empty
+    /// took 0-14% longer with 8 or 16 MiB). Past that the positions a solve meets outgrow it:
+    /// 10x4 (50 bits) from empty took 1.21 times its best time in 4 MiB, 1.08 in 16 MiB and
+    /// 1.00-1.07 from 16 MiB to 1 GiB (docs/solver.md, "The table's size"), so a board takes
+    /// 16 MiB at 50 bits and twice as much per bit more, as the positions it can hold double,
+    /// up to half the free memory (1 GiB when that is not known), and never below `BATCH`.
+    pub fn for_board(width: u32, height: u32, available_mib: Option<u64>) -> TableSize {
+        let key_bits = width * (height + 1);
+        let wanted = match key_bits.checked_sub(Self::SMALL_KEY_BITS + 1) {
+            None => u64::from(Self::BATCH.mib),
+            Some(extra) => Self::FIRST_LARGE_MIB
+                .checked_shl(extra)
+                .filter(|mib| mib >> extra == Self::FIRST_LARGE_MIB)
+                .unwrap_or(u64::MAX),
+        };
+        let ceiling = available_mib.map_or(Self::UNKNOWN_MEMORY_MIB, |free| free / 2);
+        let mib = wanted.min(ceiling).min(u64::from(Self::MAX_MIB));
+        TableSize::from_mib(mib as u32)
+    }
+
+    /// The longest keys of the boards that [`for_board`](Self::for_board) gives
+    /// [`BATCH`](Self::BATCH): 7x6's.
+    const SMALL_KEY_BITS: u32 = 49;
+
+    /// What [`for_board`](Self::for_board) gives the boards with one key bit more.
+    const FIRST_LARGE_MIB: u64 = 16;
+
+    /// The most [`for_board`](Self::for_board) takes when the free memory is not known.
+    const UNKNOWN_MEMORY_MIB: u64 = 1024;
+
     /// The table used for a request of `mib` MiB: the largest power of two not above it, since
     /// the table's buckets are indexed by the key's low bits, and within
     /// [`MIN_MIB`](Self::MIN_MIB)..=[`MAX_MIB`](Self::MAX_MIB) (the parsers of the sizes users
@@ -54,6 +89,26 @@ impl TableSize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_board_takes_a_table_for_its_size_within_the_free_memory() {
+        let plenty = Some(1 << 20);
+        let mib = |width, height, free| TableSize::for_board(width, height, free).mib();
+        // Up to 7x6's 49 key bits, the default; then 16 MiB, doubling per bit.
+        for (width, height) in [(7, 6), (8, 5), (6, 7), (9, 4), (4, 4)] {
+            assert_eq!(mib(width, height, plenty), TableSize::BATCH.mib());
+        }
+        assert_eq!(mib(10, 4, plenty), 16);
+        assert_eq!(mib(9, 5, plenty), 256);
+        assert_eq!(mib(8, 6, plenty), 1024);
+        // At most half the free memory, a power of two, never below the default.
+        assert_eq!(mib(8, 6, Some(1500)), 512);
+        assert_eq!(mib(8, 6, Some(1)), TableSize::BATCH.mib());
+        assert_eq!(mib(9, 6, None), 1024);
+        // The widest boards ask for more than any table may be.
+        assert_eq!(mib(16, 7, Some(u64::MAX)), TableSize::MAX_MIB);
+        assert_eq!(mib(16, 7, plenty), 1 << 19);
+    }
 
     #[test]
     fn sizes_round_down_to_a_power_of_two_within_the_range() {
