@@ -2,7 +2,11 @@
 //! Tromp's and Steininger's results tables, with c4's own scores): the table agrees with itself,
 //! and the empty boards the tests have time for are solved again.
 
+mod common;
+
 use std::path::PathBuf;
+
+use assert_cmd::Command;
 
 use c4::batch::SizeOutcome;
 use c4::solver::{Position, Solver};
@@ -85,4 +89,49 @@ fn boards_up_to_width_plus_height_13_have_their_known_outcome_and_last_move() {
 #[test]
 fn the_slowest_small_board_8x5_too() {
     assert_eq!(check_small_boards(|name| name == SLOWEST), 1);
+}
+
+#[test]
+fn the_finished_runs_answer_from_their_checkpoints_with_the_scores_in_the_table() {
+    // fixtures/checkpoints/WxH-solved.ckpt: the last save of each run that solved a board from
+    // empty (docs/sizes.md), read by today's build: each answers at once with the score the
+    // table records for its board.
+    let folder = common::empty_folder("sizes", "checkpoints");
+    let checkpoints = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/checkpoints");
+    let mut read = Vec::new();
+    for size in outcomes() {
+        let name = format!("{}x{}", size.width, size.height);
+        let saved = checkpoints.join(format!("{name}-solved.ckpt"));
+        if !saved.exists() {
+            continue;
+        }
+        let file = folder.join(format!("{name}.ckpt"));
+        std::fs::copy(&saved, &file).unwrap();
+        // A table too small for any search: the answer comes from the file.
+        let output = Command::cargo_bin("c4")
+            .unwrap()
+            .args(["solve", "--board", &name, "--no-book", "--hash", "2"])
+            .arg("--checkpoint")
+            .arg(&file)
+            .write_stdin("\n")
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let solved = size
+            .solved
+            .unwrap_or_else(|| panic!("{name}: no score in the table"));
+        assert_eq!(output.status.code(), Some(0), "{name}: {output:?}");
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap(),
+            format!(" {solved}\n")
+        );
+        read.push(name);
+    }
+    std::fs::remove_dir_all(&folder).unwrap();
+    let boards = [
+        "4x10", "9x5", "5x9", "8x6", "6x8", "7x7", "10x4", "4x11", "5x10", "9x6",
+    ];
+    for board in boards {
+        assert!(read.iter().any(|b| b == board), "{board}: {read:?}");
+    }
 }
