@@ -11,7 +11,7 @@ use super::error::LineError;
 use super::line::{analysis_text, first_field, printable, MAX_BATCH_LINE_BYTES};
 use super::table::{say_once, solver};
 use crate::solver::book::Book;
-use crate::solver::{with_position, TableSize};
+use crate::solver::{with_position, Bitboard, Limits, Position, Solver, SolverError, TableSize};
 use crate::textio::book::built_in_book;
 use crate::textio::read_bounded_line;
 
@@ -43,6 +43,12 @@ pub struct BatchOptions {
     pub board: BatchBoard,
     /// Transposition table size, as a power of two of entries.
     pub table_bits: u32,
+    /// A larger table, as a power of two of entries, for a table picked for the board rather
+    /// than asked for: each search starts in the table of `table_bits`, and the first that takes
+    /// more than [`GROWTH_NODES`] nodes there starts again in this one, which the later lines
+    /// then use, so that a small search never pays for the first writes of a large table's
+    /// pages. Left out with a checkpoint (its saves name their table).
+    pub larger_table_bits: Option<u32>,
     /// Threads per exact search.
     pub threads: usize,
     /// The opening book the solver consults: the built-in one by default, `None` for none.
@@ -62,6 +68,7 @@ impl BatchOptions {
             mode,
             board: BatchBoard::standard(),
             table_bits: TableSize::BATCH.bits(),
+            larger_table_bits: None,
             threads,
             book,
             checkpoint: None,
@@ -101,6 +108,7 @@ pub fn run_batch_solve(
         log.as_deref_mut(),
     )?;
     let mut table_note = opts.table_note.as_deref();
+    let mut larger_table_bits = opts.larger_table_bits.filter(|_| opts.checkpoint.is_none());
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -128,9 +136,14 @@ pub fn run_batch_solve(
                     )
                     .map(|score| score.to_string())
                 }
-                (BatchMode::Score, None) => Ok(solver.solve(&position).to_string()),
-                (BatchMode::Weak, _) => Ok(solver.solve_weak(&position).sign().to_string()),
-                (BatchMode::Analyze, _) => Ok(analysis_text(&solver.analyze(&position))),
+                (mode, _) => Ok(answer(
+                    &mut solver,
+                    &mut larger_table_bits,
+                    &position,
+                    mode,
+                    opts,
+                    log.as_deref_mut(),
+                )),
             })
         });
         match answer {
@@ -151,6 +164,58 @@ pub fn run_batch_solve(
         }
     }
     Ok(summary)
+}
+
+/// The nodes a search takes in the table a run starts with before it starts again in the larger
+/// one picked for the board ([`BatchOptions::larger_table_bits`]): about 70 ms of search, past
+/// which the first writes of a large table's pages (20 ms for 256 MiB) are small beside the search.
+pub const GROWTH_NODES: u64 = 1 << 20;
+
+/// The answer of `mode` for `position`, searched in `solver`. While `larger` holds the bits of a
+/// larger table, the search is limited to [`GROWTH_NODES`] nodes; one that goes past them
+/// replaces `solver` by one on the larger table (`larger` is then spent) and starts again there.
+/// A larger table the system refuses is given up, and the search goes on in the one it has.
+fn answer<B: Bitboard>(
+    solver: &mut Solver,
+    larger: &mut Option<u32>,
+    position: &Position<B>,
+    mode: BatchMode,
+    opts: &BatchOptions,
+    log: Option<&mut (impl Write + ?Sized)>,
+) -> String {
+    if let Some(bits) = *larger {
+        let first_nodes = Limits {
+            max_nodes: Some(GROWTH_NODES),
+            ..Limits::default()
+        };
+        match answer_within(solver, position, mode, &first_nodes) {
+            Err(SolverError::Interrupted { .. }) => {}
+            answered => return answered.expect("only the node limit stops a search"),
+        }
+        *larger = None;
+        if let Ok(grown) = self::solver(bits, opts.threads, opts.book.as_ref(), log) {
+            *solver = grown;
+        }
+    }
+    answer_within(solver, position, mode, &Limits::default())
+        .expect("a search without limits always finishes")
+}
+
+/// The answer of `mode` for `position`, unless `limits` stop its search first.
+fn answer_within<B: Bitboard>(
+    solver: &mut Solver,
+    position: &Position<B>,
+    mode: BatchMode,
+    limits: &Limits,
+) -> Result<String, SolverError> {
+    Ok(match mode {
+        BatchMode::Score => solver.solve_within(position, limits)?.to_string(),
+        BatchMode::Weak => solver
+            .solve_weak_within(position, limits)?
+            .sign()
+            .to_string(),
+        BatchMode::Analyze => analysis_text(&solver.analyze_within(position, limits)?),
+    })
 }
 
 #[cfg(test)]
@@ -238,5 +303,44 @@ mod tests {
         let fields: Vec<&str> = out.split_whitespace().collect();
         assert_eq!(fields.len(), 8, "{out}");
         assert_eq!(&fields[..2], ["111111", "-"]);
+    }
+
+    #[test]
+    fn a_search_that_outgrows_the_first_table_starts_again_in_the_larger_one() {
+        // 5x5 from empty takes about 120k nodes: it stays in the small table. 4x8 takes about
+        // 2.1M, past GROWTH_NODES: it is searched again in the larger table, which stays.
+        let mut solver = super::solver(16, 1, None, None::<&mut Vec<u8>>).unwrap();
+        let small_bytes = solver.table_bytes();
+        let mut larger = Some(20);
+        let opts = BatchOptions::new(BatchMode::Score, 1, None);
+        let score = |solver: &mut Solver, larger: &mut Option<u32>, width, height| {
+            let position = Position::<u64>::new(width, height).unwrap();
+            answer(
+                solver,
+                larger,
+                &position,
+                BatchMode::Score,
+                &opts,
+                None::<&mut Vec<u8>>,
+            )
+        };
+        assert_eq!(score(&mut solver, &mut larger, 5, 5), "0");
+        assert_eq!((larger, solver.table_bytes()), (Some(20), small_bytes));
+        assert_eq!(score(&mut solver, &mut larger, 4, 8), "0");
+        assert_eq!(larger, None);
+        assert!(solver.table_bytes() > small_bytes);
+        // Weak and every column's answers grow the same way.
+        let mut solver = super::solver(16, 1, None, None::<&mut Vec<u8>>).unwrap();
+        let mut larger = Some(20);
+        let position = Position::<u64>::new(4, 8).unwrap();
+        let weak = answer(
+            &mut solver,
+            &mut larger,
+            &position,
+            BatchMode::Weak,
+            &opts,
+            None::<&mut Vec<u8>>,
+        );
+        assert_eq!((weak.as_str(), larger), ("0", None));
     }
 }

@@ -166,8 +166,9 @@ pub struct SolveArgs {
     /// A transposition table of MB MiB (2-524288, rounded down to a power of two). By default
     /// one picked for the board: 2 MiB up to 7x6's size, then more for larger boards (16 MiB
     /// on 10x4, 256 on 9x5, 1024 on 8x6, doubling per cell of width x (height + 1)), at most
-    /// half the free memory; standard error says which. From 1024 on it goes on 1 GiB pages
-    /// where Linux has enough reserved, and standard error says whether it got them
+    /// half the free memory, taken once a search outgrows 2 MiB (at once with --checkpoint);
+    /// standard error says which. From 1024 on it goes on 1 GiB pages where Linux has enough
+    /// reserved, and standard error says whether it got them
     #[arg(long, value_name = "MB", value_parser = table_size)]
     pub hash: Option<TableSize>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
@@ -218,10 +219,20 @@ impl SolveArgs {
             (_, true) => BatchMode::Analyze,
             _ => BatchMode::Score,
         };
-        let (table, table_note) = picked_table("solve", &self.lines.board, self.hash);
+        // A table picked for the board is taken once a search outgrows the default one, but at
+        // once by a checkpointed run, whose saves name their table.
+        let grows = self.hash.is_none() && self.checkpoint.is_none();
+        let when = grows.then_some("once a search outgrows the default");
+        let (table, table_note) = picked_table("solve", &self.lines.board, self.hash, when);
+        let (table_bits, larger_table_bits) = if grows && table != TableSize::BATCH {
+            (TableSize::BATCH.bits(), Some(table.bits()))
+        } else {
+            (table.bits(), None)
+        };
         Ok(BatchOptions {
             board: self.lines.board(),
-            table_bits: table.bits(),
+            table_bits,
+            larger_table_bits,
             checkpoint: self.checkpoint.clone().map(|file| Checkpointing {
                 file,
                 every: Duration::from_secs(self.checkpoint_every as u64),
@@ -239,11 +250,13 @@ impl SolveArgs {
 
 /// The table of `c4 MODE` on `board`: `chosen` (`--hash`), else [`table_for_board`]'s; with a
 /// note for standard error, said before the first search, of a table picked larger than the
-/// default ([`TableSize::BATCH`]), so that the memory a run takes never comes unannounced.
+/// default ([`TableSize::BATCH`]), so that the memory a run takes never comes unannounced
+/// (`when` it is taken, if not at once).
 fn picked_table(
     mode: &str,
     board: &BatchBoard,
     chosen: Option<TableSize>,
+    when: Option<&str>,
 ) -> (TableSize, Option<String>) {
     if let Some(table) = chosen {
         return (table, None);
@@ -251,11 +264,12 @@ fn picked_table(
     let table = table_for_board(board);
     let note = (table != TableSize::BATCH).then(|| {
         format!(
-            "c4 {mode}: table: {} MiB, picked for the {}x{} board and the free memory \
+            "c4 {mode}: table: {} MiB, picked for the {}x{} board and the free memory{} \
              (--hash MB sets another)",
             table.mib(),
             board.width(),
-            board.height()
+            board.height(),
+            when.map(|when| format!(", {when}")).unwrap_or_default()
         )
     });
     (table, note)
@@ -350,7 +364,7 @@ impl BenchArgs {
             (None, Some(bits)) => (bits, None),
             (None, None) if self.sizes => (TableSize::BATCH.bits(), None),
             (chosen, _) => {
-                let (table, note) = picked_table("bench", &self.lines.board, chosen);
+                let (table, note) = picked_table("bench", &self.lines.board, chosen, None);
                 (table.bits(), note)
             }
         }
