@@ -179,6 +179,31 @@ fn version_is_the_same_for_c4_and_every_subcommand() {
     }
 }
 
+/// The version in the repository's Cargo.toml, under `[workspace.package]`: the one the
+/// Python package's `c4.__version__` is also tested against (crates/c4-python/tests).
+fn workspace_version() -> String {
+    let manifest = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .expect("the workspace's Cargo.toml is readable");
+    let section = manifest
+        .split("\n[")
+        .find(|section| section.starts_with("workspace.package]"))
+        .expect("Cargo.toml has a [workspace.package] section");
+    let line = section
+        .lines()
+        .find_map(|line| line.strip_prefix("version = "))
+        .expect("[workspace.package] has a version");
+    line.trim_matches('"').to_string()
+}
+
+#[test]
+fn the_program_and_the_protocol_say_the_workspace_version() {
+    let version = workspace_version();
+    let run = c4(&["--version"], "");
+    assert_eq!(run.stdout, format!("c4 {version}\n"));
+    let run = c4(&[], "version\n");
+    assert_eq!((run.code, run.stdout), (0, format!("= {version}\n\n")));
+}
+
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
     let cases: [(&[&str], &str); 18] = [

@@ -30,7 +30,7 @@ const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed comman
 #[derive(Debug, Parser)]
 #[command(
     name = "c4",
-    version,
+    version = c4_core::VERSION,
     about = "A fast, exact, scriptable Connect Four engine.",
     long_about = "A fast, exact, scriptable Connect Four engine.\n\n\
         With no subcommand, c4 reads protocol commands from standard input, one per line, and \

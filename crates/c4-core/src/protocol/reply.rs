@@ -22,9 +22,6 @@ pub use crate::engine::analysis::{ColumnView, Info};
 /// The engine's name, as `name` answers it.
 pub const ENGINE_NAME: &str = "c4";
 
-/// The engine's version, as `version` answers it.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
-
 /// Where a game stands, as the summary line and `status` give it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Standing {
@@ -266,7 +263,7 @@ impl Response {
                     .collect(),
             ),
             Response::EngineName => one(ENGINE_NAME.to_string()),
-            Response::Version => one(ENGINE_VERSION.to_string()),
+            Response::Version => one(crate::VERSION.to_string()),
             Response::Known(known) => one(known.to_string()),
             Response::ProtocolVersion(version) => one(version.to_string()),
             Response::Help => many(
@@ -578,7 +575,7 @@ mod tests {
         assert_eq!(frame(None, &Ok(Response::Known(false))), "= false\n\n");
         assert_eq!(
             frame(None, &Ok(Response::Version)),
-            format!("= {}\n\n", env!("CARGO_PKG_VERSION"))
+            format!("= {}\n\n", crate::VERSION)
         );
     }
 
