@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::progress::ShardProblem;
+use super::format::ShardProblem;
 use super::shard::Shard;
 use crate::solver::book::BookError;
 use crate::solver::SolverError;
