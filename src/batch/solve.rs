@@ -11,9 +11,10 @@ use super::error::LineError;
 use super::line::{analysis_text, first_field, printable, MAX_BATCH_LINE_BYTES};
 use super::table::{say_once, solver};
 use crate::solver::book::Book;
-use crate::solver::{with_position, TableSize};
+use crate::solver::TableSize;
 use crate::textio::book::built_in_book;
 use crate::textio::read_bounded_line;
+use c4_core::with_position;
 
 /// What [`run_batch_solve`] writes for each position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

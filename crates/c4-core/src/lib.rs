@@ -37,10 +37,6 @@ pub mod rules;
 pub mod solver;
 pub mod textio;
 
-pub use protocol::Session;
-
-/// The engine's version, the workspace's one (`[workspace.package]` in the root Cargo.toml): what
-/// `c4 --version`, the protocol's `version` reply and the Python package's `c4.__version__` say.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use protocol::{Session, VERSION};
 pub use rules::{Column, Game, Variant};
 pub use solver::{Score, Solver};

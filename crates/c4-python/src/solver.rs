@@ -16,8 +16,9 @@ use c4_core::engine::{best_of, choose, Level, LevelError, Rng, Separator, TieBre
 use c4_core::notation::grammar::parse_whole;
 use c4_core::protocol::command::MAX_GO_DEPTH;
 use c4_core::solver::book::Book;
-use c4_core::solver::{with_position, AnyPosition, Limits, Score, TableSize, MAX_THREADS};
+use c4_core::solver::{AnyPosition, Limits, Score, TableSize, MAX_THREADS};
 use c4_core::textio::book::read_book;
+use c4_core::with_position;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
