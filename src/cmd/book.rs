@@ -15,6 +15,7 @@ use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
 use crate::solver::TableSize;
 use crate::textio::book::{built_in_book, file_format, read_book};
+use c4_core::ThreadCount;
 
 /// The standard board, the default of `c4 book build`.
 const WIDTH: u32 = STANDARD_WIDTH as u32;
@@ -64,8 +65,8 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = HEIGHT)]
     pub height: u32,
     /// Worker threads, each with its own solver.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub threads: u32,
+    #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
+    pub threads: ThreadCount,
     /// Solve only shard I of N (0-based): the positions whose key hashes to I modulo N.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<ShardArg>,
@@ -216,7 +217,7 @@ fn build(args: BuildArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool
         height: args.height,
         depth: args.depth,
         shard,
-        threads: args.threads as usize,
+        threads: args.threads.get(),
         table_bits: args.table_bits,
         limit: args.limit,
         import: args.import,

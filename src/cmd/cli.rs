@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,8 +19,9 @@ use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions, Program};
 use crate::protocol::Trust;
 use crate::solver::book::Book;
-use crate::solver::{TableSize, MAX_THREADS};
+use crate::solver::TableSize;
 use crate::textio::book::{built_in_book, read_book, BookFileError};
+use c4_core::ThreadCount;
 
 /// What `c4 --help` ends with.
 const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed command under \
@@ -150,8 +152,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub analyze: bool,
     /// Search each exact score with N threads sharing the table (1-64)
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
-    pub threads: usize,
+    #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
+    pub threads: ThreadCount,
     /// Search without the built-in opening book
     #[arg(long)]
     pub no_book: bool,
@@ -164,7 +166,7 @@ pub struct SolveArgs {
     /// A transposition table of MB MiB (2-524288, rounded down to a power of two; default 2):
     /// larger boards want more. From 1024 on it goes on 1 GiB pages where Linux has enough
     /// reserved, and standard error says whether it got them
-    #[arg(long, value_name = "MB", value_parser = table_size)]
+    #[arg(long, value_name = "MB", value_parser = TableSize::from_str)]
     pub hash: Option<TableSize>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board and any --threads; any --hash, but a table smaller than
@@ -225,7 +227,7 @@ impl SolveArgs {
             table_note: self.table_note(),
             ..BatchOptions::new(
                 mode,
-                self.threads,
+                self.threads.get(),
                 chosen_book(self.no_book, self.book.as_deref())?,
             )
         })
@@ -285,11 +287,11 @@ pub struct BenchArgs {
     /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two). From
     /// 1024 on it goes on 1 GiB pages where Linux has enough reserved, and standard error says
     /// whether it got them
-    #[arg(long, value_name = "MB", value_parser = table_size, conflicts_with = "bits")]
+    #[arg(long, value_name = "MB", value_parser = TableSize::from_str, conflicts_with = "bits")]
     pub hash: Option<TableSize>,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
-    pub threads: usize,
+    #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
+    pub threads: ThreadCount,
     /// Time every column's exact score instead of the position's, on files of lines of moves
     /// then each column's score (as c4 solve --analyze writes them), reported per ply too
     #[arg(long, conflicts_with = "empty")]
@@ -330,7 +332,7 @@ impl BenchArgs {
                 .map(TableSize::bits)
                 .or(self.bits)
                 .unwrap_or(TableSize::BATCH.bits()),
-            threads: self.threads,
+            threads: self.threads.get(),
             task: match (self.analyze, self.sizes) {
                 (true, _) => BenchTask::Analyze,
                 (_, true) => BenchTask::Sizes,
@@ -621,23 +623,6 @@ fn board_size(text: &str) -> Result<BatchBoard, String> {
         return Err("expected WIDTHxHEIGHT, e.g. 9x5".to_string());
     };
     BatchBoard::new(width, height, Counting::FromOne).map_err(|e| e.to_string())
-}
-
-/// A table size in MiB, as the protocol's `hash` takes it.
-fn table_size(text: &str) -> Result<TableSize, String> {
-    let (least, most) = (TableSize::MIN_MIB, TableSize::MAX_MIB);
-    match whole_number::<u32>(text) {
-        WholeNumber::Value(n) if (least..=most).contains(&n) => Ok(TableSize::from_mib(n)),
-        _ => Err(format!("expected a whole number from {least} to {most}")),
-    }
-}
-
-/// A thread count the solver takes: 1 to [`MAX_THREADS`].
-fn thread_count(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
-    }
 }
 
 #[cfg(test)]

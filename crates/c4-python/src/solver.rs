@@ -16,9 +16,9 @@ use c4_core::engine::{best_of, choose, Level, LevelError, Rng, Separator, TieBre
 use c4_core::notation::grammar::parse_whole;
 use c4_core::protocol::command::MAX_GO_DEPTH;
 use c4_core::solver::book::Book;
-use c4_core::solver::{AnyPosition, Limits, Score, TableSize, MAX_THREADS};
+use c4_core::solver::{AnyPosition, Limits, Score, TableSize};
 use c4_core::textio::book::read_book;
-use c4_core::with_position;
+use c4_core::{with_position, ThreadCount};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -55,7 +55,7 @@ pub struct Solver {
 
 /// What a pickled solver keeps ([`Solver::__getstate__`]): the table's size in MiB, the
 /// threads, the book and the random generator's state.
-type PickleState = (u32, usize, Option<BookChoice>, u64);
+type PickleState = (u64, u64, Option<BookChoice>, u64);
 
 /// The book a `book` argument names: True for the built-in one (7x6, up to 13 stones), False
 /// for none, or the path of a book file that `c4 book` wrote; None, for none, comes as `None`.
@@ -76,15 +76,11 @@ fn book_of(choice: &Option<BookChoice>) -> PyResult<Option<Arc<Book>>> {
     }
 }
 
-/// `threads` checked against what the solver runs.
-fn checked_threads(threads: usize) -> PyResult<usize> {
-    if (1..=MAX_THREADS).contains(&threads) {
-        Ok(threads)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "threads must be from 1 to {MAX_THREADS}, got {threads}"
-        )))
-    }
+/// `threads` checked against what the solver runs, in the core's words.
+fn checked_threads(threads: u64) -> PyResult<usize> {
+    ThreadCount::new(threads)
+        .map(ThreadCount::get)
+        .map_err(value_error)
 }
 
 /// The solver's position for `board`, or the engine's reason it cannot solve it.
@@ -259,18 +255,12 @@ impl Solver {
         text_signature = "(*, table_mib=2, threads=1, book=True, seed=None)"
     )]
     fn new(
-        table_mib: u32,
-        threads: usize,
+        table_mib: u64,
+        threads: u64,
         book: Option<BookChoice>,
         seed: Option<u64>,
     ) -> PyResult<Solver> {
-        let (least, most) = (TableSize::MIN_MIB, TableSize::MAX_MIB);
-        if !(least..=most).contains(&table_mib) {
-            return Err(PyValueError::new_err(format!(
-                "table_mib must be a whole number from {least} to {most}, got {table_mib}"
-            )));
-        }
-        let table = TableSize::from_mib(table_mib);
+        let table = TableSize::from_user_mib(table_mib).map_err(value_error)?;
         let mut solver = c4_core::Solver::try_with_table_bits(table.bits()).map_err(value_error)?;
         solver.set_threads(checked_threads(threads)?);
         let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(0u8));
@@ -297,7 +287,7 @@ impl Solver {
     }
 
     #[setter]
-    fn set_threads(&mut self, threads: usize) -> PyResult<()> {
+    fn set_threads(&mut self, threads: u64) -> PyResult<()> {
         self.solver.set_threads(checked_threads(threads)?);
         Ok(())
     }
@@ -339,8 +329,8 @@ impl Solver {
     /// original's; not what the table learnt, which the copy learns again.
     fn __getstate__(&self) -> PickleState {
         (
-            self.table.mib(),
-            self.solver.threads(),
+            self.table.mib().into(),
+            self.solver.threads() as u64,
             self.book.clone(),
             self.rng.state(),
         )
@@ -470,9 +460,12 @@ impl Solver {
         &self,
         py: Python<'_>,
         boards: Vec<PyRef<'_, Board>>,
-        threads: Option<usize>,
+        threads: Option<u64>,
     ) -> PyResult<Vec<Vec<Option<i8>>>> {
-        let threads = checked_threads(threads.unwrap_or(self.solver.threads()))?;
+        let threads = match threads {
+            Some(threads) => checked_threads(threads)?,
+            None => self.solver.threads(),
+        };
         let positions = boards
             .iter()
             .enumerate()

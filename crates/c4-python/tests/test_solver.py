@@ -165,14 +165,17 @@ def test_settings() -> None:
     assert solver.analyze(c4.Board("4455")) == c4.Solver(book=False).analyze(c4.Board("4455"))
     solver.reset()
     for bad, message in [
-        (lambda: c4.Solver(threads=0), "threads must be from 1 to 64, got 0"),
-        (lambda: c4.Solver(table_mib=1), "table_mib must be a whole number from 2 to 524288, got 1"),
+        (lambda: c4.Solver(threads=0), "the thread count must be a whole number from 1 to 64, got '0'"),
+        (
+            lambda: c4.Solver(table_mib=1),
+            "the table size must be a whole number of MiB from 2 to 524288, got '1'",
+        ),
         (lambda: c4.Solver(book="/no/such/book"), "/no/such/book: no such file"),
         (lambda: c4.Solver().best_move(c4.Board(), tie_break="middle"), "tie_break must be"),
     ]:
         with pytest.raises(ValueError, match=message):
             bad()
-    with pytest.raises(ValueError, match="threads must be"):
+    with pytest.raises(ValueError, match="the thread count must be"):
         solver.threads = 65
     with pytest.raises(TypeError):
         c4.Solver(book=3.5)

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use crate::engine::{Level, TieBreak};
 use crate::notation::{Fen, MoveText, Settings, Style};
+use crate::solver::TableSize;
+use crate::ThreadCount;
 
 /// The deepest look-ahead `go` accepts: deeper ones take hours on wide boards.
 pub const MAX_GO_DEPTH: u32 = 12;
@@ -216,9 +218,9 @@ pub enum Command {
     /// `seed <n>`
     Seed(u64),
     /// `hash <MiB>`
-    Hash(u32),
+    Hash(TableSize),
     /// `threads <n>`
-    Threads(u32),
+    Threads(ThreadCount),
     /// `book [on|off|load <file>]`
     Book(BookRequest),
     /// `help`

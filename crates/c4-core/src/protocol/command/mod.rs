@@ -25,7 +25,7 @@ mod line;
 mod test_lines;
 mod verbs;
 pub use args::Problem;
-pub(super) use args::{arg, keyword, no_such_option, number, position_spec, Args};
+pub(super) use args::{arg, keyword, no_such_option, number, position_spec, resource, Args};
 pub(super) use display::write_position;
 pub(super) use go::level_failure;
 pub(super) use line::whole_arguments;
