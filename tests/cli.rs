@@ -9,27 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-
-/// What one run of `c4 ARGS < input` gave.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn c4(args: &[&str], input: &str) -> Run {
-    let output = Command::cargo_bin("c4")
-        .unwrap()
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    Run {
-        code: output.status.code().expect("c4 exits, not killed"),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    }
-}
+use common::c4;
 
 /// A fresh folder for the files of this test.
 fn scratch(name: &str) -> PathBuf {

@@ -2,9 +2,11 @@
 //! line's subcommands, the protocol and UGI, as fixtures/settings/bad-values.txt lists them (the
 //! Python package's tests read the same file).
 
+mod common;
+
 use std::fs;
 
-use assert_cmd::Command;
+use common::c4;
 
 /// One line of the fixture: the setting, the value as written, and the sentence.
 struct BadValue {
@@ -32,21 +34,6 @@ fn bad_values() -> Vec<BadValue> {
     values
 }
 
-/// Status, stdout and stderr of `c4 ARGS < input`.
-fn c4(args: &[&str], input: &str) -> (i32, String, String) {
-    let output = Command::cargo_bin("c4")
-        .unwrap()
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    (
-        output.status.code().expect("c4 exits, not killed"),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn every_door_refuses_a_bad_value_with_the_same_sentence() {
     for bad in bad_values() {
@@ -61,18 +48,24 @@ fn every_door_refuses_a_bad_value_with_the_same_sentence() {
             runs.push(vec!["book", "build", &flag]);
         }
         for args in runs {
-            let (code, _, stderr) = c4(&args, "");
-            assert_eq!(code, 2, "{args:?}: {stderr}");
-            assert!(stderr.contains(&bad.sentence), "{args:?}: {stderr}");
+            let run = c4(&args, "");
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(&bad.sentence),
+                "{args:?}: {}",
+                run.stderr
+            );
         }
         let line = format!("{verb} {}\n", bad.value);
-        let (_, stdout, _) = c4(&[], &line);
-        assert_eq!(stdout, format!("? {}\n\n", bad.sentence), "{line}");
+        let run = c4(&[], &line);
+        assert_eq!(run.stdout, format!("? {}\n\n", bad.sentence), "{line}");
         let line = format!("setoption name {option} value {}\nquit\n", bad.value);
-        let (_, stdout, _) = c4(&["ugi"], &line);
+        let run = c4(&["ugi"], &line);
         assert!(
-            stdout.contains(&format!("info string {}\n", bad.sentence)),
-            "{line}: {stdout}"
+            run.stdout
+                .contains(&format!("info string {}\n", bad.sentence)),
+            "{line}: {}",
+            run.stdout
         );
     }
 }

@@ -59,3 +59,27 @@ pub fn run_in(folder: &Path, args: &[&str], input: &[u8]) -> Output {
     );
     output
 }
+
+/// What one run of `c4 ARGS < input` gave.
+#[allow(dead_code, reason = "not every test binary reads every part")]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `c4 ARGS < input` where the tests run, stderr allowed.
+#[allow(dead_code, reason = "not every test binary runs c4 this way")]
+pub fn c4(args: &[&str], input: &str) -> Run {
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    Run {
+        code: output.status.code().expect("c4 exits, not killed"),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
