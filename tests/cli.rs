@@ -186,7 +186,7 @@ fn the_program_and_the_protocol_say_the_workspace_version() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 22] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
@@ -205,6 +205,10 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["play", "--players", "3", "--tokens", "xo"], "error: --players 3 and --tokens xo disagree"),
         (&["play", "--human", "z"], "error: --human: no player has the token 'z' (tokens: xo)"),
         (&["play", "--letters", "--from-zero"], "error: the argument '--letters' cannot be used with '--from-zero'"),
+        (&["ugi", "--strict"], "error: unexpected argument '--strict' found"),
+        (&["book", "build", "--depth", "99", "--dir", "/nonexistent/c4"], "error: the depth must be at most 16, got 99"),
+        (&["book", "build", "--depth", "3", "--width", "20", "--dir", "/nonexistent/c4"], "error: the solver handles boards with width x (height + 1) <= 64, got 20x6"),
+        (&["book", "verify", "--ply", "99"], "error: ply 99 is past this book, which holds plies 0 to 13"),
     ];
     for (args, first_line) in cases {
         let run = c4(args, "");

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use super::board::BatchBoard;
 use super::checkpointed::{solve_checkpointed, Checkpointing};
 use super::error::LineError;
-use super::line::{analysis_text, first_field, printable, MAX_BATCH_LINE_BYTES};
+use super::line::{
+    analysis_text, first_field, printable, unread_after_moves, MAX_BATCH_LINE_BYTES,
+};
 use super::table::{say_once, solver};
 use crate::solver::book::Book;
 use crate::solver::TableSize;
@@ -109,6 +111,8 @@ pub fn run_batch_solve(
             Err(LineError::TooLong)
         } else if std::str::from_utf8(&line.bytes).is_err() {
             Err(LineError::NotUtf8)
+        } else if let Some(rest) = unread_after_moves(&text) {
+            Err(LineError::AfterMoves(printable(rest)))
         } else {
             opts.board.position_of(moves)
         };
@@ -184,6 +188,17 @@ mod tests {
              44x error: 'x' is not a column: expected a column number or a letter from a to p\n\
              4455667 -18\n\
              44556671 error: move 8 (column 1): the game is already over (x won)\n"
+        );
+    }
+
+    #[test]
+    fn a_score_may_follow_the_moves_and_nothing_else() {
+        assert_eq!(
+            batch("4455 18\n4455\t-3\n4 4 5\n4455 x\n", BatchMode::Score),
+            "4455 18\n\
+             4455 18\n\
+             4 error: cannot read '4 5' after the moves: write a line's moves as one word (445), then at most a score\n\
+             4455 error: cannot read 'x' after the moves: write a line's moves as one word (445), then at most a score\n"
         );
     }
 

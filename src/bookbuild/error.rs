@@ -124,6 +124,22 @@ pub enum BuildError {
     },
 }
 
+impl BuildError {
+    /// Whether the error is in what was asked rather than in a file or the system: a board,
+    /// depth, shard or ply that the book cannot have. `c4 book` exits with the usage status on
+    /// these, as on its other usage errors.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            BuildError::Board(_)
+                | BuildError::Depth { .. }
+                | BuildError::NoSuchShard(_)
+                | BuildError::PlyPastBook { .. }
+                | BuildError::PlyLeftOut { .. }
+        )
+    }
+}
+
 /// Turns an I/O error on `path` into a [`BuildError`].
 pub(super) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
     move |source| BuildError::Io {
