@@ -387,7 +387,7 @@ pub struct PlayArgs {
     /// Computer); others are asked at each new game
     #[arg(long, value_name = "Ann,Ben")]
     pub names: Option<String>,
-    /// The computer plays TOKEN; LEVEL is random, lookahead:N (N 1-8, with :left, :right or
+    /// The computer plays TOKEN; LEVEL is random, lookahead:N (N 1-12, with :left, :right or
     /// :random to break ties; left if not given) or perfect. Once per computer player
     #[arg(long, value_name = "TOKEN=LEVEL")]
     pub computer: Vec<String>,

@@ -10,7 +10,7 @@ pub use classic::Program;
 pub use conversation::run;
 pub use options::{
     check_name, level_name, parse_level, BoardStyle, ColumnNames, OptionError, PlayOptions,
-    MAX_LOOKAHEAD, SETTINGS,
+    SETTINGS,
 };
 
 mod terminal;

@@ -12,9 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use c4_core::engine::perfect::{best_column, solver_position, PerfectError};
-use c4_core::engine::{best_of, choose, Level, LevelError, Rng, Separator, TieBreak};
-use c4_core::notation::grammar::parse_whole;
-use c4_core::protocol::command::MAX_GO_DEPTH;
+use c4_core::engine::{best_of, choose, parse_level, Level, Rng, TieBreak};
 use c4_core::solver::book::Book;
 use c4_core::solver::{AnyPosition, Limits, Score, TableSize};
 use c4_core::textio::book::read_book;
@@ -410,18 +408,14 @@ impl Solver {
     /// A column (0-based) chosen at `level`, the engine's level words: "perfect" (`best_move`
     /// with the centre tie-break where the solver plays the rules, a 5-ply heuristic search
     /// elsewhere), "random", or "lookahead N [left|right|random]" (looks N plies ahead, from 1
-    /// to 12, and tells only wins from losses; ties go left unless it says otherwise). Ctrl-C
+    /// to 12, and tells only wins from losses; ties go left unless it says otherwise); the words
+    /// may be joined by colons instead, as `c4 play` takes them ("lookahead:4:right"). Ctrl-C
     /// stops the search.
     ///
     /// Raises ValueError when the game is over or the level is none of these.
     #[pyo3(signature = (board, level = "perfect"))]
     fn choose(&mut self, py: Python<'_>, board: &Board, level: &str) -> PyResult<usize> {
-        let chosen = parse_whole(
-            c4_core::engine::level(Separator::Blank, MAX_GO_DEPTH),
-            level,
-            |left| LevelError::Unknown(left.to_string()),
-        )
-        .map_err(value_error)?;
+        let chosen = parse_level(level).map_err(value_error)?;
         let game = &board.game;
         let no_move = || {
             PyValueError::new_err(format!(

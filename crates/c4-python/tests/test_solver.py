@@ -121,7 +121,14 @@ def test_module_functions_use_the_shared_solver() -> None:
 def test_levels_choose_legal_columns() -> None:
     solver = c4.Solver(seed=3)
     board = c4.Board("444444")
-    for level in ["random", "lookahead 1", "lookahead 4 right", "lookahead 2 random", "perfect"]:
+    for level in [
+        "random",
+        "lookahead 1",
+        "lookahead 4 right",
+        "lookahead:4:right",
+        "lookahead 2 random",
+        "perfect",
+    ]:
         assert solver.choose(board, level) in board.legal_moves()
     # A look-ahead of one ply takes a win in one; perfect play too.
     win_now = c4.Board("445566")

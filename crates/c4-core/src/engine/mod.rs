@@ -11,7 +11,7 @@ pub mod perfect;
 mod rng;
 pub use cutoff::{Cutoff, Watch};
 pub use level::{Level, TieBreak};
-pub use level_text::{level, level_words, LevelError, Separator};
+pub use level_text::{level, level_words, parse_level, LevelError, Separator, MAX_LOOKAHEAD};
 pub use rng::Rng;
 
 mod choice;
