@@ -186,7 +186,7 @@ fn the_program_and_the_protocol_say_the_workspace_version() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 22] = [
+    let cases: [(&[&str], &str); 26] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
@@ -206,8 +206,12 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["play", "--human", "z"], "error: --human: no player has the token 'z' (tokens: xo)"),
         (&["play", "--letters", "--from-zero"], "error: the argument '--letters' cannot be used with '--from-zero'"),
         (&["ugi", "--strict"], "error: unexpected argument '--strict' found"),
+        (&["solve", "--columns", "letters"], "error: invalid value 'letters' for '--columns <NAMING>': letters a-p are read in every line already: expected numbers or from-zero, the numbering of the digits"),
+        (&["bench", "--columns", "2", "a.txt"], "error: invalid value '2' for '--columns <NAMING>': expected numbers (from 1) or from-zero (from 0)"),
+        (&["book", "verify", "--sample", "x"], "error: invalid value 'x' for '--sample <SAMPLE>': expected a whole number"),
         (&["book", "build", "--depth", "99", "--dir", "/nonexistent/c4"], "error: the depth must be at most 16, got 99"),
         (&["book", "build", "--depth", "3", "--width", "20", "--dir", "/nonexistent/c4"], "error: the solver handles boards with width x (height + 1) <= 64, got 20x6"),
+        (&["book", "build", "--depth", "3", "--board", "7x6", "--width", "7"], "error: the argument '--board <WxH>' cannot be used with '--width <WIDTH>'"),
         (&["book", "verify", "--ply", "99"], "error: ply 99 is past this book, which holds plies 0 to 13"),
     ];
     for (args, first_line) in cases {

@@ -188,20 +188,18 @@ pub struct LineArgs {
     /// The board, WIDTHxHEIGHT: sides 1-16, width x (height + 1) <= 128 (8x8, 9x7, 10x6 ...)
     #[arg(long, value_name = "WxH", default_value = "7x6", value_parser = board_size)]
     pub board: BatchBoard,
-    /// 1: columns are numbered from 1 (1-7 on 7x6); 0: from 0 (0-6), as other solvers' test files
-    /// have them. Digits run together name one column each on boards up to 9 wide (10 from 0)
-    #[arg(long, value_name = "0|1", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
-    pub columns: u8,
+    /// numbers: columns are numbered from 1 (1-7 on 7x6, the default); from-zero: from 0 (0-6),
+    /// as other solvers' test files have them (1 and 0, the old spellings, still work). Digits run
+    /// together name one column each on boards up to 9 wide (10 from 0); letters a-p are read in
+    /// any line
+    #[arg(long, value_name = "NAMING", default_value = "numbers", value_parser = column_numbering)]
+    pub columns: Counting,
 }
 
 impl LineArgs {
     /// The board, its columns numbered as `--columns` says.
     pub fn board(&self) -> BatchBoard {
-        let counting = match self.columns {
-            0 => Counting::FromZero,
-            _ => Counting::FromOne,
-        };
-        self.board.clone().counting(counting)
+        self.board.clone().counting(self.columns)
     }
 }
 
@@ -604,6 +602,31 @@ pub fn usage_error(subcommand: Option<&str>, message: impl fmt::Display) -> clap
     command.error(ErrorKind::ValueValidation, message)
 }
 
+/// How `c4 solve`'s and `c4 bench`'s lines number columns, in `c4 play`'s words (`numbers`,
+/// `from-zero`); `1` and `0`, their first spellings, are kept.
+fn column_numbering(text: &str) -> Result<Counting, String> {
+    match text {
+        "numbers" | "1" => Ok(Counting::FromOne),
+        "from-zero" | "0" => Ok(Counting::FromZero),
+        "letters" => Err(
+            "letters a-p are read in every line already: expected numbers or \
+            from-zero, the numbering of the digits"
+                .to_string(),
+        ),
+        _ => Err("expected numbers (from 1) or from-zero (from 0)".to_string()),
+    }
+}
+
+/// A whole number, in words rather than the standard library's (`invalid digit found in
+/// string`), for the flags whose range the command checks after reading them.
+pub(super) fn whole<T: FromStr>(text: &str) -> Result<T, String> {
+    match whole_number::<T>(text) {
+        WholeNumber::Value(n) => Ok(n),
+        WholeNumber::TooLarge => Err("the number is too large".to_string()),
+        WholeNumber::NotANumber => Err("expected a whole number".to_string()),
+    }
+}
+
 /// A whole number from 1.
 fn positive(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -614,15 +637,20 @@ fn positive(text: &str) -> Result<usize, String> {
 
 /// `WIDTHxHEIGHT`: a board the rules and the solver take.
 fn board_size(text: &str) -> Result<BatchBoard, String> {
+    let (width, height) = board_sides(text)?;
+    BatchBoard::new(width, height, Counting::FromOne).map_err(|e| e.to_string())
+}
+
+/// `WIDTHxHEIGHT` read as two whole numbers, for the command that checks the board itself.
+pub(super) fn board_sides(text: &str) -> Result<(u32, u32), String> {
     let side = |side: &str| match whole_number::<u32>(side) {
         WholeNumber::Value(n) => Some(n),
         _ => None,
     };
     let sides = text.split_once(['x', 'X']);
-    let Some((width, height)) = sides.and_then(|(w, h)| side(w).zip(side(h))) else {
-        return Err("expected WIDTHxHEIGHT, e.g. 9x5".to_string());
-    };
-    BatchBoard::new(width, height, Counting::FromOne).map_err(|e| e.to_string())
+    sides
+        .and_then(|(w, h)| side(w).zip(side(h)))
+        .ok_or_else(|| "expected WIDTHxHEIGHT, e.g. 9x5".to_string())
 }
 
 #[cfg(test)]
