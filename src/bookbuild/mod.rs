@@ -16,4 +16,7 @@ pub use progress::shard_path;
 pub use shard::Shard;
 
 mod build;
-pub use build::*;
+pub use build::{
+    book_from_leaves, build_shard, check_book_path, enumerate, merge, sample_entries, verify,
+    write_book, BuildOptions, BuildReport, MergeReport, Mismatch, Progress, MAX_DEPTH,
+};

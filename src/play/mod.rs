@@ -14,4 +14,4 @@ pub use options::{
 };
 
 mod terminal;
-pub use terminal::*;
+pub use terminal::{run_classic_stdio, run_stdio};

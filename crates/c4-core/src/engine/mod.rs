@@ -15,4 +15,6 @@ pub use level_text::{level, level_words, parse_level, LevelError, Separator, MAX
 pub use rng::Rng;
 
 mod choice;
-pub use choice::*;
+pub use choice::{
+    best_of, choose, lookahead_move, random_move, Choice, Forced, Lookahead, HEURISTIC_PLIES,
+};

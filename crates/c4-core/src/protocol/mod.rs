@@ -20,4 +20,4 @@ pub use session::{Flow, Session, SessionError, Step};
 pub use trust::{Refusal, Trust};
 
 mod read_loop;
-pub use read_loop::*;
+pub use read_loop::{read_ahead, run};

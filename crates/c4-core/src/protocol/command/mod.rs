@@ -33,4 +33,7 @@ pub use line::{parse_request, CommandError, Request};
 pub use verbs::{is_known, verbs, Verb};
 
 mod commands;
-pub use commands::*;
+pub use commands::{
+    BookRequest, Bounds, Command, GoRequest, Start, StreamRequest, DEFAULT_INTERVAL_MS,
+    MAX_GO_DEPTH, MAX_MOVETIME_MS, MAX_NODES, MAX_PERFT_DEPTH, MAX_UNDO,
+};
