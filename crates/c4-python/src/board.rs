@@ -391,20 +391,10 @@ impl Board {
 
     /// The board mirrored left to right, with the moves since its position mirrored too (so
     /// that `undo` takes them back as here).
-    fn mirror(&self) -> PyResult<Board> {
-        let mut start = self.clone();
-        while start.game.undo().is_some() {}
-        let mut grid = start.grid();
-        for row in &mut grid {
-            row.reverse();
+    fn mirror(&self) -> Board {
+        Board {
+            game: self.game.mirrored(),
         }
-        let mut game = game_from_grid(self.game.variant(), &grid)?;
-        let width = self.width() as i64;
-        for column in self.game.history() {
-            play_index(&mut game, width - 1 - column.index() as i64)
-                .map_err(PyValueError::new_err)?;
-        }
-        Ok(Board { game })
     }
 
     /// The position as planes of 0 and 1 (int8), shape (height, width, players) with rows from
