@@ -186,7 +186,7 @@ fn the_program_and_the_protocol_say_the_workspace_version() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 26] = [
+    let cases: [(&[&str], &str); 27] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
@@ -202,6 +202,7 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["solve", "--hash", "524289"], "error: invalid value '524289' for '--hash <MB>': the table size must be a whole number of MiB from 2 to 524288, got '524289'"),
         (&["play", "--width"], "error: a value is required for '--width <N>' but none was supplied"),
         (&["play", "--width", "17"], "error: a board width must be from 1 to 16, got 17"),
+        (&["play", "--board", "17x6"], "error: a board width must be from 1 to 16, got 17"),
         (&["play", "--players", "3", "--tokens", "xo"], "error: --players 3 and --tokens xo disagree"),
         (&["play", "--human", "z"], "error: --human: no player has the token 'z' (tokens: xo)"),
         (&["play", "--letters", "--from-zero"], "error: the argument '--letters' cannot be used with '--from-zero'"),

@@ -366,6 +366,10 @@ impl BenchArgs {
 /// [`PlayOptions::apply`], the same checked setter the setup menu's `width 9` lines go through.
 #[derive(Debug, Default, Args)]
 pub struct PlayArgs {
+    /// The board, WIDTHxHEIGHT, sides 1-16 (default 7x6), as c4 solve, c4 bench and c4 book build
+    /// take it; --width and --height set one side each
+    #[arg(long, value_name = "WxH", value_parser = board_sides, conflicts_with_all = ["width", "height"])]
+    pub board: Option<(u32, u32)>,
     /// Board width, 1-16 (default 7)
     #[arg(long, value_name = "N")]
     pub width: Option<String>,
@@ -480,6 +484,7 @@ impl PlayArgs {
     /// The flags given, without their dashes.
     fn given(&self) -> Vec<&'static str> {
         let values = [
+            ("board", self.board.is_some()),
             ("width", self.width.is_some()),
             ("height", self.height.is_some()),
             ("connect", self.connect.is_some()),
@@ -518,9 +523,13 @@ impl PlayArgs {
                 source: Box::new(e),
             })
         };
+        let (width, height) = match self.board {
+            Some((width, height)) => (Some(width.to_string()), Some(height.to_string())),
+            None => (self.width, self.height),
+        };
         for (key, value) in [
-            ("width", self.width),
-            ("height", self.height),
+            ("width", width),
+            ("height", height),
             ("connect", self.connect),
         ] {
             if let Some(value) = value {
@@ -695,6 +704,13 @@ mod tests {
             PlayOptions::refusal("--players 3 --tokens XY"),
             "--players 3 and --tokens XY disagree"
         );
+    }
+
+    #[test]
+    fn the_board_is_spelled_as_in_solve_or_side_by_side() {
+        let o = play("--board 9x7");
+        assert_eq!((o.width, o.height), (9, 7));
+        assert_eq!(play("--width 9 --height 7"), o);
     }
 
     #[test]
