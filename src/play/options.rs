@@ -15,7 +15,7 @@ use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, 
 use crate::rules::{self, Game, MoveError, NameError, Player, Variant};
 
 /// What the computer players are called.
-pub const COMPUTER_NAME: &str = "Computer";
+pub(super) const COMPUTER_NAME: &str = "Computer";
 
 /// How the board is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,7 +299,7 @@ pub struct PlayOptions {
 /// The perfect computer's default budget per move: about 10 seconds of search on the
 /// development machine. The standard board's moves take far less (the opening book answers
 /// its first 12 plies); early moves on larger boards would otherwise take hours.
-pub const COMPUTER_NODE_LIMIT: u64 = 200_000_000;
+pub(super) const COMPUTER_NODE_LIMIT: u64 = 200_000_000;
 
 impl Default for PlayOptions {
     /// The standard game, two people, grid layout, numbered columns, no echo, no colour, no
