@@ -344,6 +344,14 @@ fn builds_and_merges_write_into_the_data_folder_unless_told_otherwise() {
     );
     let built = std::fs::read(&book).unwrap();
     std::fs::remove_file(&book).unwrap();
+    // --board and --hash, as c4 solve spells them, give the same book (from the same progress).
+    let spelled = [
+        "book", "build", "--board", "5x4", "--hash", "2", "--depth", "3",
+    ];
+    let (_, err, code) = c4_in(&[("XDG_DATA_HOME", &data)], &spelled);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&book).unwrap(), built);
+    std::fs::remove_file(&book).unwrap();
     // HOME's .local/share when XDG_DATA_HOME is not set; a merge writes there too.
     let home = dir.join("home");
     let folder = home.join(".local/share/c4/book");

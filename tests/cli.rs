@@ -9,27 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-
-/// What one run of `c4 ARGS < input` gave.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn c4(args: &[&str], input: &str) -> Run {
-    let output = Command::cargo_bin("c4")
-        .unwrap()
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    Run {
-        code: output.status.code().expect("c4 exits, not killed"),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    }
-}
+use common::c4;
 
 /// A fresh folder for the files of this test.
 fn scratch(name: &str) -> PathBuf {
@@ -199,14 +179,39 @@ fn version_is_the_same_for_c4_and_every_subcommand() {
     }
 }
 
+/// The version in the repository's Cargo.toml, under `[workspace.package]`: the one the
+/// Python package's `c4.__version__` is also tested against (crates/c4-python/tests).
+fn workspace_version() -> String {
+    let manifest = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .expect("the workspace's Cargo.toml is readable");
+    let section = manifest
+        .split("\n[")
+        .find(|section| section.starts_with("workspace.package]"))
+        .expect("Cargo.toml has a [workspace.package] section");
+    let line = section
+        .lines()
+        .find_map(|line| line.strip_prefix("version = "))
+        .expect("[workspace.package] has a version");
+    line.trim_matches('"').to_string()
+}
+
+#[test]
+fn the_program_and_the_protocol_say_the_workspace_version() {
+    let version = workspace_version();
+    let run = c4(&["--version"], "");
+    assert_eq!(run.stdout, format!("c4 {version}\n"));
+    let run = c4(&[], "version\n");
+    assert_eq!((run.code, run.stdout), (0, format!("= {version}\n\n")));
+}
+
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 27] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
         (&["solve", "--weak", "--analyze"], "error: the argument '--weak' cannot be used with '--analyze'"),
-        (&["solve", "--threads", "0"], "error: invalid value '0' for '--threads <N>': expected a whole number from 1 to 64"),
+        (&["solve", "--threads", "0"], "error: invalid value '0' for '--threads <N>': the thread count must be a whole number from 1 to 64, got '0'"),
         (&["solve", "extra"], "error: unexpected argument 'extra' found"),
         (&["solve", "--weak", "--checkpoint", "x"], "error: the argument '--weak' cannot be used with '--checkpoint <FILE>'"),
         (&["solve", "--checkpoint-every", "5"], "error: the following required arguments were not provided:"),
@@ -214,12 +219,21 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["bench", "--empty", "a.txt"], "error: the argument '--empty' cannot be used with '[FILE]...'"),
         (&["bench", "--step", "x", "a.txt"], "error: invalid value 'x' for '--step <N>': expected a whole number from 1"),
         (&["bench", "--bits", "99", "a.txt"], "error: invalid value '99' for '--bits <N>': 99 is not in 10..=30"),
-        (&["solve", "--hash", "524289"], "error: invalid value '524289' for '--hash <MB>': expected a whole number from 2 to 524288"),
+        (&["solve", "--hash", "524289"], "error: invalid value '524289' for '--hash <MB>': the table size must be a whole number of MiB from 2 to 524288, got '524289'"),
         (&["play", "--width"], "error: a value is required for '--width <N>' but none was supplied"),
         (&["play", "--width", "17"], "error: a board width must be from 1 to 16, got 17"),
+        (&["play", "--board", "17x6"], "error: a board width must be from 1 to 16, got 17"),
         (&["play", "--players", "3", "--tokens", "xo"], "error: --players 3 and --tokens xo disagree"),
         (&["play", "--human", "z"], "error: --human: no player has the token 'z' (tokens: xo)"),
         (&["play", "--letters", "--from-zero"], "error: the argument '--letters' cannot be used with '--from-zero'"),
+        (&["ugi", "--strict"], "error: unexpected argument '--strict' found"),
+        (&["solve", "--columns", "letters"], "error: invalid value 'letters' for '--columns <NAMING>': letters a-p are read in every line already: expected numbers or from-zero, the numbering of the digits"),
+        (&["bench", "--columns", "2", "a.txt"], "error: invalid value '2' for '--columns <NAMING>': expected numbers (from 1) or from-zero (from 0)"),
+        (&["book", "verify", "--sample", "x"], "error: invalid value 'x' for '--sample <SAMPLE>': expected a whole number"),
+        (&["book", "build", "--depth", "99", "--dir", "/nonexistent/c4"], "error: the depth must be at most 16, got 99"),
+        (&["book", "build", "--depth", "3", "--width", "20", "--dir", "/nonexistent/c4"], "error: the solver handles boards with width x (height + 1) <= 64, got 20x6"),
+        (&["book", "build", "--depth", "3", "--board", "7x6", "--width", "7"], "error: the argument '--board <WxH>' cannot be used with '--width <WIDTH>'"),
+        (&["book", "verify", "--ply", "99"], "error: ply 99 is past this book, which holds plies 0 to 13"),
     ];
     for (args, first_line) in cases {
         let run = c4(args, "");

@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering;
 use c4::notation::fen_of;
 use c4::protocol::{parse_request, Command, Session, Step, Trust};
 use c4::rules::Variant;
+use c4::solver::TableSize;
 use libfuzzer_sys::fuzz_target;
 
 /// What a failed command must leave as it was.
@@ -30,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut session = Session::with_trust(Variant::default(), Trust::Untrusted);
     // The smallest table: a session that searches makes one, for every input.
-    let Step::Reply(Ok(_), _) = session.execute(Command::Hash(2)) else {
+    let Step::Reply(Ok(_), _) = session.execute(Command::Hash(TableSize::BATCH)) else {
         panic!("hash 2 is refused");
     };
     for line in text.lines() {

@@ -17,10 +17,11 @@ use super::sizes::SizeOutcome;
 use super::table::solver;
 use crate::notation::Counting;
 use crate::solver::book::Book;
-use crate::solver::{with_position, AnyPosition, Score, TableSize};
+use crate::solver::{AnyPosition, Score, TableSize};
 use crate::textio::book::built_in_book;
 use crate::textio::describe;
 use crate::textio::files::open_regular;
+use c4_core::with_position;
 
 /// Where [`run_bench`] writes what is not its results.
 pub struct BenchLog<'a> {

@@ -35,6 +35,9 @@ pub enum LineError {
     /// Not a move sequence.
     #[error(transparent)]
     Moves(#[from] MovesError),
+    /// Words after the moves that are not a score.
+    #[error("cannot read '{0}' after the moves: write a line's moves as one word (445), then at most a score")]
+    AfterMoves(String),
     /// A move of the sequence cannot be played; `index` counts from 1, `column` is as written.
     #[error("move {index} (column {column}): {problem}")]
     Move {

@@ -13,6 +13,16 @@ pub(super) fn first_field(line: &str) -> &str {
     line.split([' ', '\t', '\r']).next().unwrap_or("")
 }
 
+/// The words after a line's moves that `c4 solve` cannot read, if any: nothing or one score may
+/// follow them (a benchmark file's `MOVES SCORE` line is solved as it is), nothing else, so that
+/// `4 4 5` is refused rather than solved as `4`.
+pub(super) fn unread_after_moves(line: &str) -> Option<&str> {
+    let rest = line[first_field(line).len()..].trim_matches([' ', '\t', '\r']);
+    let digits = rest.strip_prefix('-').unwrap_or(rest);
+    let is_score = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    (!rest.is_empty() && !is_score).then_some(rest)
+}
+
 /// Every column's score separated by spaces, `-` for a column that cannot be played.
 pub(super) fn analysis_text(scores: &[Option<Score>]) -> String {
     scores

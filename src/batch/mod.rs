@@ -4,8 +4,9 @@
 //! Input, one position per line: column digits run together from the empty board of a
 //! [`BatchBoard`] (`4453`; 1-based by default, 0-based as other solvers' test files have them,
 //! up to 9 columns, or 10 from 0; letters `a`-`p` name columns on any board); an empty line is
-//! the empty board. Anything after the first space or tab is ignored, so benchmark files
-//! (`MOVES SCORE`) can be fed as they are. Output, one line per input line, in order, never
+//! the empty board. One score may follow the moves after a space or tab, and is ignored, so
+//! that benchmark files (`MOVES SCORE`) can be fed as they are; anything else after the moves
+//! gets an error line (`4 4 5` is not read as `4`). Output, one line per input line, in order, never
 //! skipped (a checkpointed run asked to stop early answers the line it was searching and reads
 //! no more):
 //!

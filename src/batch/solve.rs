@@ -8,12 +8,15 @@ use std::sync::Arc;
 use super::board::BatchBoard;
 use super::checkpointed::{solve_checkpointed, Checkpointing};
 use super::error::LineError;
-use super::line::{analysis_text, first_field, printable, MAX_BATCH_LINE_BYTES};
+use super::line::{
+    analysis_text, first_field, printable, unread_after_moves, MAX_BATCH_LINE_BYTES,
+};
 use super::table::{say_once, solver};
 use crate::solver::book::Book;
-use crate::solver::{with_position, Bitboard, Limits, Position, Solver, SolverError, TableSize};
+use crate::solver::{Bitboard, Limits, Position, Solver, SolverError, TableSize};
 use crate::textio::book::built_in_book;
 use crate::textio::read_bounded_line;
+use c4_core::with_position;
 
 /// What [`run_batch_solve`] writes for each position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +48,7 @@ pub struct BatchOptions {
     pub table_bits: u32,
     /// A larger table, as a power of two of entries, for a table picked for the board rather
     /// than asked for: each search starts in the table of `table_bits`, and the first that takes
-    /// more than [`GROWTH_NODES`] nodes there starts again in this one, which the later lines
+    /// more than 2^20 nodes there starts again in this one, which the later lines
     /// then use, so that a small search never pays for the first writes of a large table's
     /// pages. Left out with a checkpoint (its saves name their table).
     pub larger_table_bits: Option<u32>,
@@ -116,6 +119,8 @@ pub fn run_batch_solve(
             Err(LineError::TooLong)
         } else if std::str::from_utf8(&line.bytes).is_err() {
             Err(LineError::NotUtf8)
+        } else if let Some(rest) = unread_after_moves(&text) {
+            Err(LineError::AfterMoves(printable(rest)))
         } else {
             opts.board.position_of(moves)
         };
@@ -169,7 +174,7 @@ pub fn run_batch_solve(
 /// The nodes a search takes in the table a run starts with before it starts again in the larger
 /// one picked for the board ([`BatchOptions::larger_table_bits`]): about 70 ms of search, past
 /// which the first writes of a large table's pages (20 ms for 256 MiB) are small beside the search.
-pub const GROWTH_NODES: u64 = 1 << 20;
+const GROWTH_NODES: u64 = 1 << 20;
 
 /// The answer of `mode` for `position`, searched in `solver`. While `larger` holds the bits of a
 /// larger table, the search is limited to [`GROWTH_NODES`] nodes; one that goes past them
@@ -248,6 +253,17 @@ mod tests {
              44x error: 'x' is not a column: expected a column number or a letter from a to p\n\
              4455667 -18\n\
              44556671 error: move 8 (column 1): the game is already over (x won)\n"
+        );
+    }
+
+    #[test]
+    fn a_score_may_follow_the_moves_and_nothing_else() {
+        assert_eq!(
+            batch("4455 18\n4455\t-3\n4 4 5\n4455 x\n", BatchMode::Score),
+            "4455 18\n\
+             4455 18\n\
+             4 error: cannot read '4 5' after the moves: write a line's moves as one word (445), then at most a score\n\
+             4455 error: cannot read 'x' after the moves: write a line's moves as one word (445), then at most a score\n"
         );
     }
 

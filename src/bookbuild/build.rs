@@ -8,9 +8,8 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use super::error::{io_error, BuildError};
-use super::progress::{
-    not_a_position, open_progress, read_progress, ProgressFile, ShardHeader, ShardProblem,
-};
+use super::format::{ShardHeader, ShardProblem};
+use super::progress::{not_a_position, open_progress, read_progress, ProgressFile};
 use super::shard::{mix, Shard};
 use crate::solver::book::{
     canonical_key, misplaced_left_out, position_of_key, score_from_children, Book, BookError,
@@ -495,7 +494,8 @@ pub fn sample_entries(
 
 #[cfg(test)]
 mod tests {
-    use super::super::progress::{shard_path, RecordFormat, SHARD_HEADER_BYTES};
+    use super::super::format::{RecordFormat, SHARD_HEADER_BYTES};
+    use super::super::progress::shard_path;
     use super::*;
     use crate::solver::book::numbering::Numbering;
     use std::fs::OpenOptions;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::progress::ShardProblem;
+use super::format::ShardProblem;
 use super::shard::Shard;
 use crate::solver::book::BookError;
 use crate::solver::SolverError;
@@ -122,6 +122,22 @@ pub enum BuildError {
         /// One of them.
         first: u64,
     },
+}
+
+impl BuildError {
+    /// Whether the error is in what was asked rather than in a file or the system: a board,
+    /// depth, shard or ply that the book cannot have. `c4 book` exits with the usage status on
+    /// these, as on its other usage errors.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            BuildError::Board(_)
+                | BuildError::Depth { .. }
+                | BuildError::NoSuchShard(_)
+                | BuildError::PlyPastBook { .. }
+                | BuildError::PlyLeftOut { .. }
+        )
+    }
 }
 
 /// Turns an I/O error on `path` into a [`BuildError`].

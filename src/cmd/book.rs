@@ -10,11 +10,13 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
+use super::cli::{board_sides, whole};
 use crate::bookbuild::{self, BuildError, BuildOptions, Progress, Shard};
 use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
 use crate::solver::TableSize;
 use crate::textio::book::{built_in_book, file_format, read_book};
+use c4_core::ThreadCount;
 
 /// The standard board, the default of `c4 book build`.
 const WIDTH: u32 = STANDARD_WIDTH as u32;
@@ -55,17 +57,21 @@ pub struct BuildArgs {
     /// Every position with at most this many stones goes in the book; those with exactly this
     /// many are solved (each search starting from its parents' scores when the shipped book
     /// holds them).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u32>)]
     pub depth: u32,
-    /// Board columns (a small board makes a quick test book).
-    #[arg(long, default_value_t = WIDTH)]
+    /// The board, WIDTHxHEIGHT, as c4 solve and c4 bench take it (default 7x6; a small board
+    /// makes a quick test book). --width and --height, its first spelling, still work
+    #[arg(long, value_name = "WxH", value_parser = board_sides, conflicts_with_all = ["width", "height"])]
+    pub board: Option<(u32, u32)>,
+    /// Board columns: the first spelling of --board's WIDTH
+    #[arg(long, default_value_t = WIDTH, value_parser = whole::<u32>)]
     pub width: u32,
-    /// Board rows.
-    #[arg(long, default_value_t = HEIGHT)]
+    /// Board rows: the first spelling of --board's HEIGHT
+    #[arg(long, default_value_t = HEIGHT, value_parser = whole::<u32>)]
     pub height: u32,
     /// Worker threads, each with its own solver.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub threads: u32,
+    #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
+    pub threads: ThreadCount,
     /// Solve only shard I of N (0-based): the positions whose key hashes to I modulo N.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<ShardArg>,
@@ -77,12 +83,16 @@ pub struct BuildArgs {
     /// folder, whatever --dir says]
     #[arg(long, short)]
     pub out: Option<PathBuf>,
-    /// Each worker's table: 2^BITS entries of 8 bytes (a small table stays in the processor's
-    /// caches: on 300 depth-9 positions 2^18 took 3-10% less time than 2^20, 2^16 more).
+    /// Each worker's table in MiB, as c4 solve's --hash (2-524288, rounded down to a power of
+    /// two; default 2: a small table stays in the processor's caches: on 300 depth-9 positions
+    /// 2 MiB took 3-10% less time than 8 MiB, 0.5 MiB more)
+    #[arg(long, value_name = "MIB", value_parser = TableSize::from_str, conflicts_with = "table_bits")]
+    pub hash: Option<TableSize>,
+    /// Each worker's table as 2^BITS entries of 8 bytes, 16-30: the first spelling of --hash
     #[arg(long, default_value_t = TableSize::BATCH.bits(), value_parser = clap::value_parser!(u32).range(16..=30))]
     pub table_bits: u32,
     /// Stop after solving this many positions (to measure the cost on a sample).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<usize>)]
     pub limit: Option<usize>,
     /// First copy in this shard's records from progress files of the same depth split another
     /// way (repeatable).
@@ -110,7 +120,7 @@ pub struct MergeArgs {
     /// Plies to leave out of the book file, e.g. 11,12: their scores are computed at lookup from
     /// the next ply's (a lookup of each child), which keeps the file small; never the deepest, at
     /// most two in a row.
-    #[arg(long, value_name = "PLIES", value_delimiter = ',')]
+    #[arg(long, value_name = "PLIES", value_delimiter = ',', value_parser = whole::<u32>)]
     pub leave_out: Vec<u32>,
     /// One progress file per shard.
     #[arg(required = true)]
@@ -123,13 +133,13 @@ pub struct VerifyArgs {
     /// The book to check (default: the one built into c4).
     pub book: Option<PathBuf>,
     /// How many entries to re-solve.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = whole::<usize>)]
     pub sample: usize,
     /// Only entries with this many stones.
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u32>)]
     pub ply: Option<u32>,
     /// Picks the sample.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = whole::<u64>)]
     pub seed: u64,
 }
 
@@ -211,19 +221,19 @@ fn build(args: BuildArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool
     if let Some(book_path) = &book_path {
         bookbuild::check_book_path(book_path)?;
     }
+    let (width, height) = args.board.unwrap_or((args.width, args.height));
     let options = BuildOptions {
-        width: args.width,
-        height: args.height,
+        width,
+        height,
         depth: args.depth,
         shard,
-        threads: args.threads as usize,
-        table_bits: args.table_bits,
+        threads: args.threads.get(),
+        table_bits: args.hash.map_or(args.table_bits, TableSize::bits),
         limit: args.limit,
         import: args.import,
         // The shipped book, when it holds the level above the one solved.
-        parents: built_in_book().filter(|b| {
-            b.depth() + 1 >= args.depth && b.width() == args.width && b.height() == args.height
-        }),
+        parents: built_in_book()
+            .filter(|b| b.depth() + 1 >= args.depth && b.width() == width && b.height() == height),
     };
     let path = bookbuild::shard_path(&dir, args.depth, shard);
     let start = Instant::now();

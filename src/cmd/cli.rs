@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,8 +21,9 @@ use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions, Program};
 use crate::protocol::Trust;
 use crate::solver::book::Book;
-use crate::solver::{TableSize, MAX_THREADS};
+use crate::solver::TableSize;
 use crate::textio::book::{built_in_book, read_book, BookFileError};
+use c4_core::ThreadCount;
 
 /// What `c4 --help` ends with.
 const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed command under \
@@ -32,7 +34,7 @@ const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed comman
 #[derive(Debug, Parser)]
 #[command(
     name = "c4",
-    version,
+    version = c4_core::VERSION,
     about = "A fast, exact, scriptable Connect Four engine.",
     long_about = "A fast, exact, scriptable Connect Four engine.\n\n\
         With no subcommand, c4 reads protocol commands from standard input, one per line, and \
@@ -152,8 +154,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub analyze: bool,
     /// Search each exact score with N threads sharing the table (1-64)
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
-    pub threads: usize,
+    #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
+    pub threads: ThreadCount,
     /// Search without the built-in opening book
     #[arg(long)]
     pub no_book: bool,
@@ -169,7 +171,7 @@ pub struct SolveArgs {
     /// half the free memory, taken once a search outgrows 2 MiB (at once with --checkpoint);
     /// standard error says which. From 1024 on it goes on 1 GiB pages where Linux has enough
     /// reserved, and standard error says whether it got them
-    #[arg(long, value_name = "MB", value_parser = table_size)]
+    #[arg(long, value_name = "MB", value_parser = TableSize::from_str)]
     pub hash: Option<TableSize>,
     /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board and any --threads; any --hash, but a table smaller than
@@ -191,20 +193,18 @@ pub struct LineArgs {
     /// The board, WIDTHxHEIGHT: sides 1-16, width x (height + 1) <= 128 (8x8, 9x7, 10x6 ...)
     #[arg(long, value_name = "WxH", default_value = "7x6", value_parser = board_size)]
     pub board: BatchBoard,
-    /// 1: columns are numbered from 1 (1-7 on 7x6); 0: from 0 (0-6), as other solvers' test files
-    /// have them. Digits run together name one column each on boards up to 9 wide (10 from 0)
-    #[arg(long, value_name = "0|1", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
-    pub columns: u8,
+    /// numbers: columns are numbered from 1 (1-7 on 7x6, the default); from-zero: from 0 (0-6),
+    /// as other solvers' test files have them (1 and 0, the old spellings, still work). Digits run
+    /// together name one column each on boards up to 9 wide (10 from 0); letters a-p are read in
+    /// any line
+    #[arg(long, value_name = "NAMING", default_value = "numbers", value_parser = column_numbering)]
+    pub columns: Counting,
 }
 
 impl LineArgs {
     /// The board, its columns numbered as `--columns` says.
     pub fn board(&self) -> BatchBoard {
-        let counting = match self.columns {
-            0 => Counting::FromZero,
-            _ => Counting::FromOne,
-        };
-        self.board.clone().counting(counting)
+        self.board.clone().counting(self.columns)
     }
 }
 
@@ -241,7 +241,7 @@ impl SolveArgs {
             table_note,
             ..BatchOptions::new(
                 mode,
-                self.threads,
+                self.threads.get(),
                 chosen_book(self.no_book, self.book.as_deref())?,
             )
         })
@@ -301,11 +301,11 @@ pub struct BenchArgs {
     /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two). From
     /// 1024 on it goes on 1 GiB pages where Linux has enough reserved, and standard error says
     /// whether it got them
-    #[arg(long, value_name = "MB", value_parser = table_size, conflicts_with = "bits")]
+    #[arg(long, value_name = "MB", value_parser = TableSize::from_str, conflicts_with = "bits")]
     pub hash: Option<TableSize>,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = thread_count)]
-    pub threads: usize,
+    #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
+    pub threads: ThreadCount,
     /// Time every column's exact score instead of the position's, on files of lines of moves
     /// then each column's score (as c4 solve --analyze writes them), reported per ply too
     #[arg(long, conflicts_with = "empty")]
@@ -345,7 +345,7 @@ impl BenchArgs {
             limit: self.limit,
             table_bits,
             table_note,
-            threads: self.threads,
+            threads: self.threads.get(),
             task: match (self.analyze, self.sizes) {
                 (true, _) => BenchTask::Analyze,
                 (_, true) => BenchTask::Sizes,
@@ -387,6 +387,10 @@ impl BenchArgs {
 /// [`PlayOptions::apply`], the same checked setter the setup menu's `width 9` lines go through.
 #[derive(Debug, Default, Args)]
 pub struct PlayArgs {
+    /// The board, WIDTHxHEIGHT, sides 1-16 (default 7x6), as c4 solve, c4 bench and c4 book build
+    /// take it; --width and --height set one side each
+    #[arg(long, value_name = "WxH", value_parser = board_sides, conflicts_with_all = ["width", "height"])]
+    pub board: Option<(u32, u32)>,
     /// Board width, 1-16 (default 7)
     #[arg(long, value_name = "N")]
     pub width: Option<String>,
@@ -406,7 +410,7 @@ pub struct PlayArgs {
     /// Computer); others are asked at each new game
     #[arg(long, value_name = "Ann,Ben")]
     pub names: Option<String>,
-    /// The computer plays TOKEN; LEVEL is random, lookahead:N (N 1-8, with :left, :right or
+    /// The computer plays TOKEN; LEVEL is random, lookahead:N (N 1-12, with :left, :right or
     /// :random to break ties; left if not given) or perfect. Once per computer player
     #[arg(long, value_name = "TOKEN=LEVEL")]
     pub computer: Vec<String>,
@@ -501,6 +505,7 @@ impl PlayArgs {
     /// The flags given, without their dashes.
     fn given(&self) -> Vec<&'static str> {
         let values = [
+            ("board", self.board.is_some()),
             ("width", self.width.is_some()),
             ("height", self.height.is_some()),
             ("connect", self.connect.is_some()),
@@ -539,9 +544,13 @@ impl PlayArgs {
                 source: Box::new(e),
             })
         };
+        let (width, height) = match self.board {
+            Some((width, height)) => (Some(width.to_string()), Some(height.to_string())),
+            None => (self.width, self.height),
+        };
         for (key, value) in [
-            ("width", self.width),
-            ("height", self.height),
+            ("width", width),
+            ("height", height),
             ("connect", self.connect),
         ] {
             if let Some(value) = value {
@@ -623,6 +632,31 @@ pub fn usage_error(subcommand: Option<&str>, message: impl fmt::Display) -> clap
     command.error(ErrorKind::ValueValidation, message)
 }
 
+/// How `c4 solve`'s and `c4 bench`'s lines number columns, in `c4 play`'s words (`numbers`,
+/// `from-zero`); `1` and `0`, their first spellings, are kept.
+fn column_numbering(text: &str) -> Result<Counting, String> {
+    match text {
+        "numbers" | "1" => Ok(Counting::FromOne),
+        "from-zero" | "0" => Ok(Counting::FromZero),
+        "letters" => Err(
+            "letters a-p are read in every line already: expected numbers or \
+            from-zero, the numbering of the digits"
+                .to_string(),
+        ),
+        _ => Err("expected numbers (from 1) or from-zero (from 0)".to_string()),
+    }
+}
+
+/// A whole number, in words rather than the standard library's (`invalid digit found in
+/// string`), for the flags whose range the command checks after reading them.
+pub(super) fn whole<T: FromStr>(text: &str) -> Result<T, String> {
+    match whole_number::<T>(text) {
+        WholeNumber::Value(n) => Ok(n),
+        WholeNumber::TooLarge => Err("the number is too large".to_string()),
+        WholeNumber::NotANumber => Err("expected a whole number".to_string()),
+    }
+}
+
 /// A whole number from 1.
 fn positive(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -633,32 +667,20 @@ fn positive(text: &str) -> Result<usize, String> {
 
 /// `WIDTHxHEIGHT`: a board the rules and the solver take.
 fn board_size(text: &str) -> Result<BatchBoard, String> {
+    let (width, height) = board_sides(text)?;
+    BatchBoard::new(width, height, Counting::FromOne).map_err(|e| e.to_string())
+}
+
+/// `WIDTHxHEIGHT` read as two whole numbers, for the command that checks the board itself.
+pub(super) fn board_sides(text: &str) -> Result<(u32, u32), String> {
     let side = |side: &str| match whole_number::<u32>(side) {
         WholeNumber::Value(n) => Some(n),
         _ => None,
     };
     let sides = text.split_once(['x', 'X']);
-    let Some((width, height)) = sides.and_then(|(w, h)| side(w).zip(side(h))) else {
-        return Err("expected WIDTHxHEIGHT, e.g. 9x5".to_string());
-    };
-    BatchBoard::new(width, height, Counting::FromOne).map_err(|e| e.to_string())
-}
-
-/// A table size in MiB, as the protocol's `hash` takes it.
-fn table_size(text: &str) -> Result<TableSize, String> {
-    let (least, most) = (TableSize::MIN_MIB, TableSize::MAX_MIB);
-    match whole_number::<u32>(text) {
-        WholeNumber::Value(n) if (least..=most).contains(&n) => Ok(TableSize::from_mib(n)),
-        _ => Err(format!("expected a whole number from {least} to {most}")),
-    }
-}
-
-/// A thread count the solver takes: 1 to [`MAX_THREADS`].
-fn thread_count(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
-    }
+    sides
+        .and_then(|(w, h)| side(w).zip(side(h)))
+        .ok_or_else(|| "expected WIDTHxHEIGHT, e.g. 9x5".to_string())
 }
 
 #[cfg(test)]
@@ -703,6 +725,13 @@ mod tests {
             PlayOptions::refusal("--players 3 --tokens XY"),
             "--players 3 and --tokens XY disagree"
         );
+    }
+
+    #[test]
+    fn the_board_is_spelled_as_in_solve_or_side_by_side() {
+        let o = play("--board 9x7");
+        assert_eq!((o.width, o.height), (9, 7));
+        assert_eq!(play("--width 9 --height 7"), o);
     }
 
     #[test]

@@ -13,4 +13,4 @@ mod signals;
 pub use cli::{usage_error, Cli, Mode};
 
 mod modes;
-pub use modes::*;
+pub use modes::{exit, run, Done, Failure};

@@ -55,7 +55,8 @@ pub enum Failure {
     /// A benchmark file that cannot be read; nothing was solved.
     #[error("c4 bench: {0}")]
     BenchFile(BenchError),
-    /// `c4 book` could not do what it was asked.
+    /// `c4 book` could not do what it was asked (not a usage error: those are
+    /// [`Failure::Usage`]).
     #[error("c4 book: {0}")]
     Book(BuildError),
     /// Reading standard input or writing standard output failed.
@@ -168,6 +169,7 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
             match book::run(args, &mut stdout, Some((&mut stderr, style))) {
                 Ok(true) => Ok(Done::Success),
                 Ok(false) => Ok(Done::Failed),
+                Err(e) if e.is_usage() => Err(usage_error(Some("book"), e).into()),
                 Err(e) => Err(Failure::Book(e)),
             }
         }

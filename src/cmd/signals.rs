@@ -17,11 +17,11 @@ const STOPPING: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 
 /// The first stopping signal that came, once one has.
 #[derive(Debug, Clone, Default)]
-pub struct FirstSignal(Arc<AtomicI32>);
+pub(super) struct FirstSignal(Arc<AtomicI32>);
 
 impl FirstSignal {
     /// The signal's number, if one came.
-    pub fn get(&self) -> Option<i32> {
+    pub(super) fn get(&self) -> Option<i32> {
         Some(self.0.load(Ordering::SeqCst)).filter(|&signal| signal != 0)
     }
 }
@@ -33,7 +33,7 @@ impl FirstSignal {
 /// whole. A second SIGHUP waits for the save: a closed terminal sends one through the shell
 /// and one from the system. A signal the run was started ignoring (`nohup`, a background job
 /// of a script) stays ignored.
-pub fn stop_on_signals(plan: &Checkpointing) -> FirstSignal {
+pub(super) fn stop_on_signals(plan: &Checkpointing) -> FirstSignal {
     let first = FirstSignal::default();
     let wanted: Vec<i32> = STOPPING
         .into_iter()
@@ -82,7 +82,7 @@ fn end_at_once(signal: i32) {
 
 /// Ends the process by `signal`, as if it had never been caught; should that fail, exits with
 /// the status a shell would report for it.
-pub fn end_by(signal: i32) -> ! {
+pub(super) fn end_by(signal: i32) -> ! {
     let _ = signal_hook::low_level::emulate_default_handler(signal);
     std::process::exit(128 + signal)
 }

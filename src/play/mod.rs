@@ -10,8 +10,8 @@ pub use classic::Program;
 pub use conversation::run;
 pub use options::{
     check_name, level_name, parse_level, BoardStyle, ColumnNames, OptionError, PlayOptions,
-    MAX_LOOKAHEAD, SETTINGS,
+    SETTINGS,
 };
 
 mod terminal;
-pub use terminal::*;
+pub use terminal::{run_classic_stdio, run_stdio};

@@ -6,8 +6,7 @@
 
 use thiserror::Error;
 
-use crate::engine::{self, Level, LevelError, Separator};
-use crate::notation::grammar::parse_whole;
+use crate::engine::{self, Level, LevelError};
 use crate::notation::settings::{self, Key, Setting, Settings, SettingsVariantError};
 use crate::notation::{
     parse_moves_counting, Counting, Fen, FenError, MovesError, SettingError, Style,
@@ -15,10 +14,8 @@ use crate::notation::{
 use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
 use crate::rules::{self, Game, MoveError, NameError, Player, Variant};
 
-/// The deepest look-ahead a computer player may be given (7^8 positions on the standard board).
-pub const MAX_LOOKAHEAD: u32 = 8;
 /// What the computer players are called.
-pub const COMPUTER_NAME: &str = "Computer";
+pub(super) const COMPUTER_NAME: &str = "Computer";
 
 /// How the board is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,7 +147,8 @@ pub enum OptionError {
     /// A level that is not one.
     #[error(
         "unknown level '{text}' ({source}); levels: random, lookahead:N[:left|right|random] \
-         (N 1-{MAX_LOOKAHEAD}), perfect"
+         (N 1-{}), perfect",
+        engine::MAX_LOOKAHEAD
     )]
     Level {
         /// The level as given.
@@ -301,7 +299,7 @@ pub struct PlayOptions {
 /// The perfect computer's default budget per move: about 10 seconds of search on the
 /// development machine. The standard board's moves take far less (the opening book answers
 /// its first 12 plies); early moves on larger boards would otherwise take hours.
-pub const COMPUTER_NODE_LIMIT: u64 = 200_000_000;
+pub(super) const COMPUTER_NODE_LIMIT: u64 = 200_000_000;
 
 impl Default for PlayOptions {
     /// The standard game, two people, grid layout, numbered columns, no echo, no colour, no
@@ -532,15 +530,10 @@ fn one_char(value: &str) -> Result<char, OptionError> {
 }
 
 /// A computer level: `random`, `lookahead:N` with an optional `:left|right|random` tie-break
-/// (left when not given), or `perfect`: the protocol's level words ([`engine::level`]), between
-/// colons, with look-aheads of at most [`MAX_LOOKAHEAD`].
+/// (left when not given), or `perfect`: the engine's level words ([`engine::parse_level`]),
+/// between colons or blanks, as every front end reads them.
 pub fn parse_level(text: &str) -> Result<Level, OptionError> {
-    parse_whole(
-        engine::level(Separator::Colon, MAX_LOOKAHEAD),
-        text,
-        |left| LevelError::Unknown(left.to_string()),
-    )
-    .map_err(|source| OptionError::Level {
+    engine::parse_level(text).map_err(|source| OptionError::Level {
         text: text.to_string(),
         source,
     })
@@ -650,7 +643,16 @@ mod tests {
             fail("--computer z=random"),
             "no player has the token 'z' (tokens: xo)"
         );
-        assert!(fail("--computer o=lookahead:9").starts_with("--computer: unknown level"));
+        // The protocol's and Python's deepest look-ahead, 12, is the terminal game's too.
+        let too_deep = fail("--computer o=lookahead:13");
+        assert!(
+            too_deep.starts_with("--computer: unknown level"),
+            "{too_deep}"
+        );
+        assert!(
+            too_deep.contains("must be from 1 to 12, got '13'"),
+            "{too_deep}"
+        );
         assert_eq!(
             fail("--bogus 1"),
             "error: unexpected argument '--bogus' found"

@@ -7,7 +7,7 @@ use std::process::Output;
 use assert_cmd::Command;
 
 /// A new empty folder named after `suite` and `name`.
-pub fn empty_folder(suite: &str, name: &str) -> PathBuf {
+pub(crate) fn empty_folder(suite: &str, name: &str) -> PathBuf {
     let folder = std::env::temp_dir().join(format!("c4-{suite}-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&folder);
     fs::create_dir_all(&folder).unwrap();
@@ -16,7 +16,7 @@ pub fn empty_folder(suite: &str, name: &str) -> PathBuf {
 
 /// The names in `folder`, sorted.
 #[allow(dead_code, reason = "not every test binary lists a folder")]
-pub fn names(folder: &Path) -> Vec<String> {
+pub(crate) fn names(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(folder)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
@@ -31,7 +31,7 @@ pub fn names(folder: &Path) -> Vec<String> {
     dead_code,
     reason = "not every test binary runs scripts that save and load"
 )]
-pub fn scratch_folder(suite: &str, name: &str) -> PathBuf {
+pub(crate) fn scratch_folder(suite: &str, name: &str) -> PathBuf {
     let folder = empty_folder(suite, name);
     let files = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/files");
     for entry in fs::read_dir(files).unwrap() {
@@ -43,7 +43,7 @@ pub fn scratch_folder(suite: &str, name: &str) -> PathBuf {
 
 /// What `c4 ARGS` does in `folder` with `input` on stdin; it must write nothing on stderr.
 #[allow(dead_code, reason = "not every test binary runs c4 in a folder")]
-pub fn run_in(folder: &Path, args: &[&str], input: &[u8]) -> Output {
+pub(crate) fn run_in(folder: &Path, args: &[&str], input: &[u8]) -> Output {
     let output = Command::cargo_bin("c4")
         .unwrap()
         .current_dir(folder)
@@ -58,4 +58,28 @@ pub fn run_in(folder: &Path, args: &[&str], input: &[u8]) -> Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// What one run of `c4 ARGS < input` gave.
+#[allow(dead_code, reason = "not every test binary reads every part")]
+pub(crate) struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `c4 ARGS < input` where the tests run, stderr allowed.
+#[allow(dead_code, reason = "not every test binary runs c4 this way")]
+pub(crate) fn c4(args: &[&str], input: &str) -> Run {
+    let output = Command::cargo_bin("c4")
+        .unwrap()
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    Run {
+        code: output.status.code().expect("c4 exits, not killed"),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
 }

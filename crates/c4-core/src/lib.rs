@@ -33,10 +33,12 @@ pub mod clock;
 pub mod engine;
 pub mod notation;
 pub mod protocol;
+mod resources;
 pub mod rules;
 pub mod solver;
 pub mod textio;
 
-pub use protocol::Session;
+pub use protocol::{Session, VERSION};
+pub use resources::{ResourceError, ThreadCount};
 pub use rules::{Column, Game, Variant};
 pub use solver::{Score, Solver};

@@ -78,23 +78,6 @@ fn play_index(game: &mut Game, index: i64) -> Result<(), String> {
     })
 }
 
-/// The game of `variant` whose board is `grid` (top row first, `None` for an empty cell), with
-/// the side to move that its stone count gives: read as a FEN, so that the engine checks that
-/// play can reach it and says why not.
-fn game_from_grid(variant: &Variant, grid: &[Vec<Option<Player>>]) -> PyResult<Game> {
-    let token = |player: Player| variant.token(player).as_char();
-    // A FEN lists the bottom row first.
-    let rows = grid
-        .iter()
-        .rev()
-        .map(|row| row.iter().map(|cell| cell.map(token)).collect())
-        .collect();
-    let stones = grid.iter().flatten().flatten().count();
-    let to_move = Player::from_index(stones % variant.players());
-    let fen = Fen::from_rows(rows, token(to_move)).map_err(value_error)?;
-    fen.to_game(variant).map_err(value_error)
-}
-
 /// A NumPy int8 array of `shape` holding `values`, the caller's to write. NumPy is imported
 /// here, at the first array asked for, so that `import c4` does not wait for it.
 fn int8_array<'py>(
@@ -221,7 +204,7 @@ impl Board {
             grid.push(cells);
         }
         Ok(Board {
-            game: game_from_grid(&rules, &grid)?,
+            game: Game::from_grid(&rules, &grid).map_err(value_error)?,
         })
     }
 
@@ -391,20 +374,10 @@ impl Board {
 
     /// The board mirrored left to right, with the moves since its position mirrored too (so
     /// that `undo` takes them back as here).
-    fn mirror(&self) -> PyResult<Board> {
-        let mut start = self.clone();
-        while start.game.undo().is_some() {}
-        let mut grid = start.grid();
-        for row in &mut grid {
-            row.reverse();
+    fn mirror(&self) -> Board {
+        Board {
+            game: self.game.mirrored(),
         }
-        let mut game = game_from_grid(self.game.variant(), &grid)?;
-        let width = self.width() as i64;
-        for column in self.game.history() {
-            play_index(&mut game, width - 1 - column.index() as i64)
-                .map_err(PyValueError::new_err)?;
-        }
-        Ok(Board { game })
     }
 
     /// The position as planes of 0 and 1 (int8), shape (height, width, players) with rows from

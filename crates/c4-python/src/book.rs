@@ -12,6 +12,6 @@ static SHIPPED: BookInBinary =
     BookInBinary::new(include_bytes!(concat!(env!("OUT_DIR"), "/c4.book")));
 
 /// The package's built-in book, read at first use.
-pub fn built_in_book() -> Option<Arc<Book>> {
+pub(crate) fn built_in_book() -> Option<Arc<Book>> {
     SHIPPED.book()
 }

@@ -23,5 +23,6 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<board::Board>()?;
     module.add_class::<solver::Solver>()?;
+    module.add("__version__", c4_core::VERSION)?;
     Ok(())
 }

@@ -12,12 +12,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use c4_core::engine::perfect::{best_column, solver_position, PerfectError};
-use c4_core::engine::{best_of, choose, Level, LevelError, Rng, Separator, TieBreak};
-use c4_core::notation::grammar::parse_whole;
-use c4_core::protocol::command::MAX_GO_DEPTH;
+use c4_core::engine::{best_of, choose, parse_level, Level, Rng, TieBreak};
 use c4_core::solver::book::Book;
-use c4_core::solver::{with_position, AnyPosition, Limits, Score, TableSize, MAX_THREADS};
+use c4_core::solver::{AnyPosition, Limits, Score, TableSize};
 use c4_core::textio::book::read_book;
+use c4_core::{with_position, ThreadCount};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -54,7 +53,7 @@ pub struct Solver {
 
 /// What a pickled solver keeps ([`Solver::__getstate__`]): the table's size in MiB, the
 /// threads, the book and the random generator's state.
-type PickleState = (u32, usize, Option<BookChoice>, u64);
+type PickleState = (u64, u64, Option<BookChoice>, u64);
 
 /// The book a `book` argument names: True for the built-in one (7x6, up to 13 stones), False
 /// for none, or the path of a book file that `c4 book` wrote; None, for none, comes as `None`.
@@ -75,15 +74,11 @@ fn book_of(choice: &Option<BookChoice>) -> PyResult<Option<Arc<Book>>> {
     }
 }
 
-/// `threads` checked against what the solver runs.
-fn checked_threads(threads: usize) -> PyResult<usize> {
-    if (1..=MAX_THREADS).contains(&threads) {
-        Ok(threads)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "threads must be from 1 to {MAX_THREADS}, got {threads}"
-        )))
-    }
+/// `threads` checked against what the solver runs, in the core's words.
+fn checked_threads(threads: u64) -> PyResult<usize> {
+    ThreadCount::new(threads)
+        .map(ThreadCount::get)
+        .map_err(value_error)
 }
 
 /// The solver's position for `board`, or the engine's reason it cannot solve it.
@@ -258,18 +253,12 @@ impl Solver {
         text_signature = "(*, table_mib=2, threads=1, book=True, seed=None)"
     )]
     fn new(
-        table_mib: u32,
-        threads: usize,
+        table_mib: u64,
+        threads: u64,
         book: Option<BookChoice>,
         seed: Option<u64>,
     ) -> PyResult<Solver> {
-        let (least, most) = (TableSize::MIN_MIB, TableSize::MAX_MIB);
-        if !(least..=most).contains(&table_mib) {
-            return Err(PyValueError::new_err(format!(
-                "table_mib must be a whole number from {least} to {most}, got {table_mib}"
-            )));
-        }
-        let table = TableSize::from_mib(table_mib);
+        let table = TableSize::from_user_mib(table_mib).map_err(value_error)?;
         let mut solver = c4_core::Solver::try_with_table_bits(table.bits()).map_err(value_error)?;
         solver.set_threads(checked_threads(threads)?);
         let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(0u8));
@@ -296,7 +285,7 @@ impl Solver {
     }
 
     #[setter]
-    fn set_threads(&mut self, threads: usize) -> PyResult<()> {
+    fn set_threads(&mut self, threads: u64) -> PyResult<()> {
         self.solver.set_threads(checked_threads(threads)?);
         Ok(())
     }
@@ -338,8 +327,8 @@ impl Solver {
     /// original's; not what the table learnt, which the copy learns again.
     fn __getstate__(&self) -> PickleState {
         (
-            self.table.mib(),
-            self.solver.threads(),
+            self.table.mib().into(),
+            self.solver.threads() as u64,
             self.book.clone(),
             self.rng.state(),
         )
@@ -419,18 +408,14 @@ impl Solver {
     /// A column (0-based) chosen at `level`, the engine's level words: "perfect" (`best_move`
     /// with the centre tie-break where the solver plays the rules, a 5-ply heuristic search
     /// elsewhere), "random", or "lookahead N [left|right|random]" (looks N plies ahead, from 1
-    /// to 12, and tells only wins from losses; ties go left unless it says otherwise). Ctrl-C
+    /// to 12, and tells only wins from losses; ties go left unless it says otherwise); the words
+    /// may be joined by colons instead, as `c4 play` takes them ("lookahead:4:right"). Ctrl-C
     /// stops the search.
     ///
     /// Raises ValueError when the game is over or the level is none of these.
     #[pyo3(signature = (board, level = "perfect"))]
     fn choose(&mut self, py: Python<'_>, board: &Board, level: &str) -> PyResult<usize> {
-        let chosen = parse_whole(
-            c4_core::engine::level(Separator::Blank, MAX_GO_DEPTH),
-            level,
-            |left| LevelError::Unknown(left.to_string()),
-        )
-        .map_err(value_error)?;
+        let chosen = parse_level(level).map_err(value_error)?;
         let game = &board.game;
         let no_move = || {
             PyValueError::new_err(format!(
@@ -469,9 +454,12 @@ impl Solver {
         &self,
         py: Python<'_>,
         boards: Vec<PyRef<'_, Board>>,
-        threads: Option<usize>,
+        threads: Option<u64>,
     ) -> PyResult<Vec<Vec<Option<i8>>>> {
-        let threads = checked_threads(threads.unwrap_or(self.solver.threads()))?;
+        let threads = match threads {
+            Some(threads) => checked_threads(threads)?,
+            None => self.solver.threads(),
+        };
         let positions = boards
             .iter()
             .enumerate()

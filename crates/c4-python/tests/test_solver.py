@@ -121,7 +121,14 @@ def test_module_functions_use_the_shared_solver() -> None:
 def test_levels_choose_legal_columns() -> None:
     solver = c4.Solver(seed=3)
     board = c4.Board("444444")
-    for level in ["random", "lookahead 1", "lookahead 4 right", "lookahead 2 random", "perfect"]:
+    for level in [
+        "random",
+        "lookahead 1",
+        "lookahead 4 right",
+        "lookahead:4:right",
+        "lookahead 2 random",
+        "perfect",
+    ]:
         assert solver.choose(board, level) in board.legal_moves()
     # A look-ahead of one ply takes a win in one; perfect play too.
     win_now = c4.Board("445566")
@@ -165,14 +172,17 @@ def test_settings() -> None:
     assert solver.analyze(c4.Board("4455")) == c4.Solver(book=False).analyze(c4.Board("4455"))
     solver.reset()
     for bad, message in [
-        (lambda: c4.Solver(threads=0), "threads must be from 1 to 64, got 0"),
-        (lambda: c4.Solver(table_mib=1), "table_mib must be a whole number from 2 to 524288, got 1"),
+        (lambda: c4.Solver(threads=0), "the thread count must be a whole number from 1 to 64, got '0'"),
+        (
+            lambda: c4.Solver(table_mib=1),
+            "the table size must be a whole number of MiB from 2 to 524288, got '1'",
+        ),
         (lambda: c4.Solver(book="/no/such/book"), "/no/such/book: no such file"),
         (lambda: c4.Solver().best_move(c4.Board(), tie_break="middle"), "tie_break must be"),
     ]:
         with pytest.raises(ValueError, match=message):
             bad()
-    with pytest.raises(ValueError, match="threads must be"):
+    with pytest.raises(ValueError, match="the thread count must be"):
         solver.threads = 65
     with pytest.raises(TypeError):
         c4.Solver(book=3.5)

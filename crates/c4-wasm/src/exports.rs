@@ -43,7 +43,7 @@ fn write_out(text: &str) {
 /// The address of a buffer of `len` bytes, for the host's next `c4_provide_book` or `c4_feed`.
 #[allow(unsafe_code, reason = "an export has an unmangled name")]
 #[no_mangle]
-pub extern "C" fn c4_buffer(len: usize) -> *mut u8 {
+pub(crate) extern "C" fn c4_buffer(len: usize) -> *mut u8 {
     BUFFER.with_borrow_mut(|buffer| {
         buffer.clear();
         buffer.resize(len, 0);
@@ -54,7 +54,7 @@ pub extern "C" fn c4_buffer(len: usize) -> *mut u8 {
 /// Takes the buffer's first `len` bytes as the built-in book; 0 if they are one, 1 if not.
 #[allow(unsafe_code, reason = "an export has an unmangled name")]
 #[no_mangle]
-pub extern "C" fn c4_provide_book(len: usize) -> u32 {
+pub(crate) extern "C" fn c4_provide_book(len: usize) -> u32 {
     // The buffer becomes the book, without a copy.
     let mut bytes = BUFFER.with_borrow_mut(std::mem::take);
     bytes.truncate(len);
@@ -68,7 +68,7 @@ pub extern "C" fn c4_provide_book(len: usize) -> u32 {
 /// memory was only grown, and 1-3 ms after this (which itself took 45-65 ms, beside the download).
 #[allow(unsafe_code, reason = "an export has an unmangled name")]
 #[no_mangle]
-pub extern "C" fn c4_reserve_table_memory() {
+pub(crate) extern "C" fn c4_reserve_table_memory() {
     let bytes = (TableSize::SESSION.mib() as usize) << 20;
     #[allow(
         clippy::slow_vector_initialization,
@@ -86,7 +86,7 @@ pub extern "C" fn c4_reserve_table_memory() {
 /// `quit` has run (the host may then end the engine, as the native c4 exits), 0 before.
 #[allow(unsafe_code, reason = "an export has an unmangled name")]
 #[no_mangle]
-pub extern "C" fn c4_feed(len: usize) -> u32 {
+pub(crate) extern "C" fn c4_feed(len: usize) -> u32 {
     BUFFER.with_borrow(|buffer| {
         let input = &buffer[..len.min(buffer.len())];
         FEED.with_borrow_mut(|feed| {
@@ -100,6 +100,6 @@ pub extern "C" fn c4_feed(len: usize) -> u32 {
 /// Ends the input: its last line is run, and an open streaming analysis's reply ended.
 #[allow(unsafe_code, reason = "an export has an unmangled name")]
 #[no_mangle]
-pub extern "C" fn c4_end() {
+pub(crate) extern "C" fn c4_end() {
     FEED.with_borrow_mut(|feed| feed.get_or_insert_with(Feed::new).end(&mut write_out));
 }

@@ -14,4 +14,4 @@ mod pipes;
 mod turns;
 
 mod program;
-pub use program::*;
+pub use program::{run, Program};

@@ -21,7 +21,7 @@ pub(super) struct Table {
 
 impl Table {
     /// A game whose players are called by their tokens.
-    pub fn unnamed(game: Game) -> Table {
+    pub(super) fn unnamed(game: Game) -> Table {
         let names = game
             .variant()
             .tokens()
@@ -32,17 +32,17 @@ impl Table {
     }
 
     /// The board in one of the layouts, as [`render`] draws it (ending with a newline).
-    pub fn board(&self, style: Style) -> String {
+    pub(super) fn board(&self, style: Style) -> String {
         render(self.game.board(), self.game.variant(), style)
     }
 
     /// The token of `player`.
-    pub fn token(&self, player: Player) -> char {
+    pub(super) fn token(&self, player: Player) -> char {
         self.game.variant().token(player).as_char()
     }
 
     /// The number of columns.
-    pub fn width(&self) -> usize {
+    pub(super) fn width(&self) -> usize {
         self.game.variant().width()
     }
 }
@@ -142,7 +142,7 @@ pub(super) struct Computers {
 
 impl Computers {
     /// The computers `options` name, their random choices seeded by its seed (0 if none).
-    pub fn new(options: &PlayOptions) -> Computers {
+    pub(super) fn new(options: &PlayOptions) -> Computers {
         Computers {
             levels: options.computers.clone(),
             rng: Rng::new(options.seed.unwrap_or(0)),

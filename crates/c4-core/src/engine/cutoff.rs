@@ -9,7 +9,7 @@ use crate::clock::Instant;
 
 /// Work between two looks at the flag and the clock, in positions played: well under a
 /// millisecond of it on any board, and the look (a clock read) a fraction of a percent of that.
-pub const WORK_PER_LOOK: u64 = 1024;
+pub(super) const WORK_PER_LOOK: u64 = 1024;
 
 /// When a search must end; the default never ends it.
 #[derive(Debug, Clone, Copy, Default)]

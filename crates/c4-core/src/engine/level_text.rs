@@ -9,7 +9,7 @@ use nom::Parser;
 use thiserror::Error;
 
 use super::level::{Level, TieBreak};
-use crate::notation::grammar::{fail, Failure, Parsed};
+use crate::notation::grammar::{fail, parse_whole, Failure, Parsed};
 
 /// Why a level's words were refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -102,6 +102,27 @@ pub fn level_words(level: Level, separator: Separator) -> String {
     }
 }
 
+/// The deepest look-ahead a level may have, in every front end: the protocol's `go lookahead
+/// 12`, `c4 play --computer o=lookahead:12` and Python's `choose(board, "lookahead 12")`.
+pub const MAX_LOOKAHEAD: u32 = 12;
+
+/// A level as every front end reads a whole one: its words separated by blanks (`lookahead 4
+/// right`, as the protocol writes them) or by colons (`lookahead:4:right`, one shell word),
+/// look-aheads from 1 to [`MAX_LOOKAHEAD`].
+///
+/// # Errors
+/// [`LevelError`], in the same words whichever separator the text uses.
+pub fn parse_level(text: &str) -> Result<Level, LevelError> {
+    let separator = if text.contains(':') {
+        Separator::Colon
+    } else {
+        Separator::Blank
+    };
+    parse_whole(level(separator, MAX_LOOKAHEAD), text, |left| {
+        LevelError::Unknown(left.to_string())
+    })
+}
+
 fn is_blank(c: char) -> bool {
     c == ' ' || c == '\t'
 }
@@ -153,6 +174,23 @@ mod tests {
                 assert_eq!(read(&level_words(level, separator), separator), Ok(level));
             }
         }
+    }
+
+    #[test]
+    fn every_front_end_reads_a_level_with_blanks_or_colons_up_to_the_same_depth() {
+        let deepest = Level::Lookahead {
+            plies: MAX_LOOKAHEAD,
+            tie_break: TieBreak::Right,
+        };
+        assert_eq!(parse_level("lookahead 12 right"), Ok(deepest));
+        assert_eq!(parse_level("lookahead:12:right"), Ok(deepest));
+        for text in ["lookahead 13", "lookahead:13"] {
+            assert_eq!(
+                parse_level(text).unwrap_err().to_string(),
+                "lookahead depth must be from 1 to 12, got '13'"
+            );
+        }
+        assert!(parse_level("lookahead 4 extra").is_err());
     }
 
     #[test]

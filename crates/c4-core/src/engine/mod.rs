@@ -11,8 +11,10 @@ pub mod perfect;
 mod rng;
 pub use cutoff::{Cutoff, Watch};
 pub use level::{Level, TieBreak};
-pub use level_text::{level, level_words, LevelError, Separator};
+pub use level_text::{level, level_words, parse_level, LevelError, Separator, MAX_LOOKAHEAD};
 pub use rng::Rng;
 
 mod choice;
-pub use choice::*;
+pub use choice::{
+    best_of, choose, lookahead_move, random_move, Choice, Forced, Lookahead, HEURISTIC_PLIES,
+};

@@ -22,7 +22,7 @@ use thiserror::Error;
 use super::grammar::{fail, parse_whole, Parsed};
 use super::settings::token_list;
 use crate::rules::variant::MAX_SIDE;
-use crate::rules::{Board, Cell, Game, PositionError, Variant};
+use crate::rules::{Board, Cell, Game, Player, PositionError, Variant};
 
 /// Why a text is not a FEN: its syntax, before any variant is known.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -375,6 +375,28 @@ impl From<&Game> for Fen {
     }
 }
 
+impl Game {
+    /// A game of `variant` set up from a grid of cells, top row first (as a picture of the board
+    /// or an array has them), the side to move following from the stone count; checked as a FEN
+    /// of those rows would be, and refused in the FEN's words.
+    ///
+    /// # Errors
+    /// [`FenError`]: a grid no FEN could hold (empty, ragged, over 16 cells a side), or a
+    /// position the variant cannot reach.
+    pub fn from_grid(variant: &Variant, grid: &[Vec<Option<Player>>]) -> Result<Game, FenError> {
+        let token = |player: Player| variant.token(player).as_char();
+        // A FEN lists the bottom row first.
+        let rows = grid
+            .iter()
+            .rev()
+            .map(|row| row.iter().map(|cell| cell.map(token)).collect())
+            .collect();
+        let stones = grid.iter().flatten().flatten().count();
+        let to_move = Player::from_index(stones % variant.players());
+        Ok(Fen::from_rows(rows, token(to_move))?.to_game(variant)?)
+    }
+}
+
 /// The canonical FEN of `game`'s current position: the empty standard board is `7/7/7/7/7/7 x`.
 pub fn fen_of(game: &Game) -> String {
     Fen::from(game).to_string()
@@ -385,12 +407,30 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::rules::{Outcome, Player};
+    use crate::rules::Outcome;
 
     const EMPTY_STANDARD: &str = "7/7/7/7/7/7 x";
 
     fn game_of(fen: &str) -> Result<Game, FenError> {
         Ok(Fen::parse(fen)?.to_game(&Variant::default())?)
+    }
+
+    #[test]
+    fn a_grid_top_row_first_is_the_game_of_its_fen() {
+        let (x, o) = (Some(Player::from_index(0)), Some(Player::from_index(1)));
+        let mut grid = vec![vec![None; 7]; 6];
+        grid[5][3] = x;
+        grid[5][4] = x;
+        grid[4][3] = o;
+        let game = Game::from_grid(&Variant::default(), &grid).unwrap();
+        assert_eq!(fen_of(&game), "3xx2/3o3/7/7/7/7 o");
+        grid[3][0] = x;
+        assert_eq!(
+            Game::from_grid(&Variant::default(), &grid)
+                .unwrap_err()
+                .to_string(),
+            game_of("3xx2/3o3/x6/7/7/7 x").unwrap_err().to_string()
+        );
     }
 
     #[test]

@@ -2,14 +2,31 @@
 //! the WebAssembly build's loop (crates/c4-wasm, which is handed its input a message at a time
 //! and has no threads) both do with a line once they have read it.
 
-use super::command::{parse_request, Request};
-use super::input::{line_text, RawLine};
-use super::reply::{frame, ReplyError, Response};
+use thiserror::Error;
+
+use super::command::{parse_request, CommandError, Request};
+use super::input::{line_text, LineError, RawLine};
+use super::reply::{frame, Response};
 use super::search::{Finished, Search};
-use super::session::{Flow, Session, Step};
+use super::session::{Flow, Session, SessionError, Step};
 use super::trust::Trust;
 use super::ugi;
 use crate::rules::Variant;
+
+/// Why a line was answered with `?`: the line itself, its command, or what the command asked
+/// of the session. Its text is the reply's.
+#[derive(Debug, Error)]
+pub enum ReplyError {
+    /// The line was refused whole (too long, not UTF-8, control characters).
+    #[error(transparent)]
+    Line(#[from] LineError),
+    /// The command could not be read.
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    /// The session could not do what the command asked.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+}
 
 /// How the interpreter behaves.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

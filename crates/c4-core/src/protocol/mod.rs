@@ -13,11 +13,11 @@ pub mod trust;
 pub mod ugi;
 pub use command::{parse_request, Command, CommandError, Request};
 pub use input::{read_line, LineError, RawLine, MAX_LINE_BYTES};
-pub use interpreter::{Answer, Exit, Interpreter, Options, Turn};
-pub use reply::{frame, info_line, stream_head, ReplyError, Response};
+pub use interpreter::{Answer, Exit, Interpreter, Options, ReplyError, Turn};
+pub use reply::{frame, info_line, stream_head, Response, VERSION};
 pub use search::{Finished, Search};
 pub use session::{Flow, Session, SessionError, Step};
 pub use trust::{Refusal, Trust};
 
 mod read_loop;
-pub use read_loop::*;
+pub use read_loop::{read_ahead, run};

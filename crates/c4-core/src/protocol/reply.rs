@@ -5,11 +5,7 @@
 
 use std::path::PathBuf;
 
-use thiserror::Error;
-
-use super::command::{verbs, CommandError};
-use super::input::LineError;
-use super::session::SessionError;
+use super::command::verbs;
 use crate::engine::lookahead::{LOSS, WIN};
 use crate::engine::perfect::{ordinal, Meaning};
 use crate::engine::Forced;
@@ -22,8 +18,9 @@ pub use crate::engine::analysis::{ColumnView, Info};
 /// The engine's name, as `name` answers it.
 pub const ENGINE_NAME: &str = "c4";
 
-/// The engine's version, as `version` answers it.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The engine's version, the workspace's one (`[workspace.package]` in the root Cargo.toml): what
+/// the protocol's `version` reply, `c4 --version` and the Python package's `c4.__version__` say.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Where a game stands, as the summary line and `status` give it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -266,7 +263,7 @@ impl Response {
                     .collect(),
             ),
             Response::EngineName => one(ENGINE_NAME.to_string()),
-            Response::Version => one(ENGINE_VERSION.to_string()),
+            Response::Version => one(VERSION.to_string()),
             Response::Known(known) => one(known.to_string()),
             Response::ProtocolVersion(version) => one(version.to_string()),
             Response::Help => many(
@@ -470,23 +467,9 @@ pub fn stream_head(id: Option<u64>) -> String {
     }
 }
 
-/// Why a line was answered with `?`: the line itself, its command, or what the command asked
-/// of the session. Its text is the reply's.
-#[derive(Debug, Error)]
-pub enum ReplyError {
-    /// The line was refused whole (too long, not UTF-8, control characters).
-    #[error(transparent)]
-    Line(#[from] LineError),
-    /// The command could not be read.
-    #[error(transparent)]
-    Command(#[from] CommandError),
-    /// The session could not do what the command asked.
-    #[error(transparent)]
-    Session(#[from] SessionError),
-}
-
-/// Frames a reply: marker, id, text, and the empty line that ends it.
-pub fn frame(id: Option<u64>, reply: &Result<Response, ReplyError>) -> String {
+/// Frames a reply: marker, id, text, and the empty line that ends it; a failure's text is its
+/// error's (the interpreter's [`ReplyError`](super::ReplyError)).
+pub fn frame(id: Option<u64>, reply: &Result<Response, impl std::fmt::Display>) -> String {
     let (marker, (lines, multi)) = match reply {
         Ok(response) => ('=', response.lines()),
         Err(e) => ('?', (vec![e.to_string()], false)),
@@ -518,23 +501,26 @@ pub fn frame(id: Option<u64>, reply: &Result<Response, ReplyError>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::LineError;
+
+    /// A reply framed as a success.
+    fn framed(id: Option<u64>, response: Response) -> String {
+        frame(id, &Ok::<_, LineError>(response))
+    }
 
     #[test]
     fn framing() {
-        assert_eq!(frame(None, &Ok(Response::Done)), "=\n\n");
-        assert_eq!(frame(Some(3), &Ok(Response::Done)), "=3\n\n");
+        assert_eq!(framed(None, Response::Done), "=\n\n");
+        assert_eq!(framed(Some(3), Response::Done), "=3\n\n");
         let columns = vec![Column::from_index(0), Column::from_index(1)];
+        assert_eq!(framed(Some(3), Response::Columns(columns)), "=3 1 2\n\n");
+        assert_eq!(framed(None, Response::Columns(vec![])), "=\n\n");
         assert_eq!(
-            frame(Some(3), &Ok(Response::Columns(columns))),
-            "=3 1 2\n\n"
-        );
-        assert_eq!(frame(None, &Ok(Response::Columns(vec![]))), "=\n\n");
-        assert_eq!(
-            frame(None, &Ok(Response::Board(vec!["a".into(), "b".into()]))),
+            framed(None, Response::Board(vec!["a".into(), "b".into()])),
             "=\na\nb\n\n"
         );
         assert_eq!(
-            frame(Some(9), &Err(LineError::TooLong.into())),
+            frame(Some(9), &Err(LineError::TooLong)),
             "?9 the line is longer than 16384 bytes and was ignored\n\n"
         );
     }
@@ -574,11 +560,11 @@ mod tests {
 
     #[test]
     fn handshake_replies() {
-        assert_eq!(frame(Some(7), &Ok(Response::EngineName)), "=7 c4\n\n");
-        assert_eq!(frame(None, &Ok(Response::Known(false))), "= false\n\n");
+        assert_eq!(framed(Some(7), Response::EngineName), "=7 c4\n\n");
+        assert_eq!(framed(None, Response::Known(false)), "= false\n\n");
         assert_eq!(
-            frame(None, &Ok(Response::Version)),
-            format!("= {}\n\n", env!("CARGO_PKG_VERSION"))
+            framed(None, Response::Version),
+            format!("= {}\n\n", VERSION)
         );
     }
 
@@ -586,11 +572,11 @@ mod tests {
     fn summaries_and_status_from_the_game() {
         let game = Game::standard_after(&[1, 2, 1, 2, 1, 2, 1]);
         assert_eq!(
-            frame(None, &Ok(Response::summary(&game))),
+            framed(None, Response::summary(&game)),
             "= ply 7, x wins: vertical a1 a2 a3 a4\n\n"
         );
         assert_eq!(
-            frame(None, &Ok(Response::status(&game))),
+            framed(None, Response::status(&game)),
             "=\nto-move none\nply 7\nmoves 1212121\nresult win x\nline vertical a1 a2 a3 a4\n\n"
         );
     }

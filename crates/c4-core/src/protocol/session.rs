@@ -390,7 +390,9 @@ impl Session {
                 self.rng = Rng::new(seed);
                 Ok(Response::Done)
             }
-            Command::Threads(threads) => {
+            Command::Threads(count) => {
+                // At most MAX_THREADS (64).
+                let threads = count.get() as u32;
                 let max = self.trust.max_threads();
                 if threads > max {
                     return Err(Refusal::Threads {
@@ -425,8 +427,7 @@ impl Session {
                     }
                 })))
             }
-            Command::Hash(mib) => {
-                let size = TableSize::from_mib(mib);
+            Command::Hash(size) => {
                 let max = self.trust.max_table_size();
                 if size > max {
                     return Err(Refusal::Hash {
@@ -538,7 +539,8 @@ mod tests {
             session.prepare_solver();
             drop(session.new_solver(TableSize::from_mib(mib)).unwrap());
             assert_eq!(session.warming.is_some(), warmed, "{mib} MiB");
-            let Step::Reply(reply, _) = session.execute(Command::Hash(mib)) else {
+            let Step::Reply(reply, _) = session.execute(Command::Hash(TableSize::from_mib(mib)))
+            else {
                 panic!("hash searched");
             };
             assert_eq!(reply.unwrap(), Response::Hash(mib));

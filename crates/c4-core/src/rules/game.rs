@@ -294,6 +294,31 @@ impl Game {
         };
     }
 
+    /// The game reflected left to right: the position it was set up from mirrored, then every
+    /// move played since mirrored (column `c` of `w` becomes `w - 1 - c`), so that `undo` takes
+    /// them back as here.
+    pub fn mirrored(&self) -> Game {
+        let mut start = self.clone();
+        while start.undo().is_some() {}
+        let (width, height) = (self.board.width(), self.board.height());
+        let mirror = |column: usize| width - 1 - column;
+        let mut board = Board::empty(width, height);
+        for row in 0..height {
+            for column in 0..width {
+                if let Some(player) = start.board.at(row, column) {
+                    let column = mirror(column);
+                    board.set(Cell { row, column }, player);
+                }
+            }
+        }
+        let mut game = Game::from_position(start.variant, board, start.to_move)
+            .expect("a reflected position is reachable as its original is");
+        for column in &self.history {
+            game.play_unchecked(Column::from_index(mirror(column.index())));
+        }
+        game
+    }
+
     /// Takes back the last move played since the position was set; `None` if there is none.
     pub fn undo(&mut self) -> Option<Column> {
         let column = self.history.pop()?;
@@ -513,6 +538,29 @@ mod tests {
         }
         assert_eq!(g, start);
         assert_eq!(g.undo(), None);
+    }
+
+    #[test]
+    fn a_mirrored_game_reflects_its_start_and_its_moves() {
+        // Set up from a position (x on 1, o on 2), then 1 and 3 played.
+        let mut start = Game::standard_after(&[1, 2]);
+        start.history.clear();
+        let mut game = start.clone();
+        play_all(&mut game, &[1, 3]);
+        let mirrored = game.mirrored();
+        let expected_start = {
+            let mut g = Game::standard_after(&[7, 6]);
+            g.history.clear();
+            g
+        };
+        let mut expected = expected_start.clone();
+        play_all(&mut expected, &[7, 5]);
+        assert_eq!(mirrored, expected);
+        let mut back = mirrored.clone();
+        back.undo();
+        back.undo();
+        assert_eq!((back.undo(), back), (None, expected_start));
+        assert_eq!(game.mirrored().mirrored(), game);
     }
 
     #[test]

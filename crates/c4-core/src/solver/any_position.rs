@@ -27,6 +27,9 @@ macro_rules! with_position {
         }
     };
 }
+/// The macro by its module's path, for the core's own modules (`crate::solver::with_position`);
+/// other crates name it at the crate root, where `#[macro_export]` puts it.
+pub(crate) use with_position;
 
 impl AnyPosition {
     /// The empty board, `width` columns by `height` rows.

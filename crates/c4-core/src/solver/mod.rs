@@ -29,7 +29,7 @@ mod table;
 mod table_size;
 mod threads;
 
-pub use crate::with_position;
+pub(crate) use any_position::with_position;
 pub use any_position::AnyPosition;
 pub use bitboard::Bitboard;
 pub use error::SolverError;

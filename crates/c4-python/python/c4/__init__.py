@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from c4._core import Board, Solver
+from c4._core import Board, Solver, __version__
 
 __all__ = [
     "Board",
     "Solver",
+    "__version__",
     "analyze",
     "analyze_many",
     "best_move",

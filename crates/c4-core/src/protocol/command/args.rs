@@ -4,6 +4,7 @@
 //! `known_command`), and [`Problem`], what is wrong with a command's arguments.
 
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use nom::bytes::complete::tag;
 use nom::character::complete::{char, digit1, space0};
@@ -17,6 +18,7 @@ use crate::notation::fen::fen;
 use crate::notation::grammar::{fail, whole_number, word, Failure, Parsed, WholeNumber};
 use crate::notation::settings::settings;
 use crate::notation::{parse_column, FenSyntaxError, MoveText, MovesError, SettingError, Style};
+use crate::resources::ResourceError;
 
 /// What is wrong with a command's arguments: the word at fault and what was expected there.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -83,6 +85,10 @@ pub enum Problem {
     /// A move sequence whose syntax is wrong: reported in its own words.
     #[error("{0}")]
     Moves(MovesError),
+    /// A table size or thread count that is not one: reported in the words every front end
+    /// uses for it.
+    #[error("{0}")]
+    Resource(ResourceError),
 }
 
 /// What an argument parser returns.
@@ -130,6 +136,13 @@ pub(in crate::protocol) fn number(
             }),
         }
     }
+}
+
+/// Reads a table size or a thread count, refused in the words every front end uses for it.
+pub(in crate::protocol) fn resource<T: FromStr<Err = ResourceError>>(
+    text: &str,
+) -> Result<T, Problem> {
+    text.parse().map_err(Problem::Resource)
 }
 
 /// Reads exactly the word `name`, as `expected` says it.

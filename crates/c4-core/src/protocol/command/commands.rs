@@ -4,9 +4,12 @@ use std::path::PathBuf;
 
 use crate::engine::{Level, TieBreak};
 use crate::notation::{Fen, MoveText, Settings, Style};
+use crate::solver::TableSize;
+use crate::ThreadCount;
 
-/// The deepest look-ahead `go` accepts: deeper ones take hours on wide boards.
-pub const MAX_GO_DEPTH: u32 = 12;
+/// The deepest look-ahead `go` accepts, and its deepest `depth`: the engine's
+/// [`MAX_LOOKAHEAD`](crate::engine::MAX_LOOKAHEAD), since deeper ones take hours on wide boards.
+pub const MAX_GO_DEPTH: u32 = crate::engine::MAX_LOOKAHEAD;
 
 /// The longest `movetime` accepted: one day, in milliseconds.
 pub const MAX_MOVETIME_MS: u64 = 86_400_000;
@@ -216,9 +219,9 @@ pub enum Command {
     /// `seed <n>`
     Seed(u64),
     /// `hash <MiB>`
-    Hash(u32),
+    Hash(TableSize),
     /// `threads <n>`
-    Threads(u32),
+    Threads(ThreadCount),
     /// `book [on|off|load <file>]`
     Book(BookRequest),
     /// `help`

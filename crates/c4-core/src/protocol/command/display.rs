@@ -89,7 +89,7 @@ impl fmt::Display for Command {
             Command::Stop => f.write_str("stop"),
             Command::Hint => f.write_str("hint"),
             Command::Seed(seed) => write!(f, "seed {seed}"),
-            Command::Hash(mib) => write!(f, "hash {mib}"),
+            Command::Hash(size) => write!(f, "hash {}", size.mib()),
             Command::Threads(n) => write!(f, "threads {n}"),
             Command::Book(BookRequest::Show) => f.write_str("book"),
             Command::Book(BookRequest::On) => f.write_str("book on"),

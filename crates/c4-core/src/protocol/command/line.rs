@@ -15,6 +15,7 @@ use super::verbs::verbs;
 use super::Command;
 use crate::notation::grammar::{is_blank, Failure};
 use crate::notation::{FenSyntaxError, MovesError};
+use crate::resources::ResourceError;
 
 /// A command line that is not well formed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -38,6 +39,9 @@ pub enum CommandError {
     /// A move-sequence argument that is not a move sequence.
     #[error("{0}")]
     Moves(MovesError),
+    /// A table size or thread count that is not one, in the words every front end uses.
+    #[error("{0}")]
+    Resource(ResourceError),
     /// An id that is not a number that fits.
     #[error("id {0} is too large (at most {max})", max = u64::MAX)]
     IdTooLarge(String),
@@ -106,6 +110,7 @@ fn parse_command(body: &str) -> Result<Command, CommandError> {
     whole_arguments(args, !verb.args.is_empty(), verb.parse).map_err(|problem| match problem {
         Problem::Fen(e) => CommandError::Fen(e),
         Problem::Moves(e) => CommandError::Moves(e),
+        Problem::Resource(e) => CommandError::Resource(e),
         problem => usage(problem),
     })
 }

@@ -25,7 +25,7 @@ mod line;
 mod test_lines;
 mod verbs;
 pub use args::Problem;
-pub(super) use args::{arg, keyword, no_such_option, number, position_spec, Args};
+pub(super) use args::{arg, keyword, no_such_option, number, position_spec, resource, Args};
 pub(super) use display::write_position;
 pub(super) use go::level_failure;
 pub(super) use line::whole_arguments;
@@ -33,4 +33,7 @@ pub use line::{parse_request, CommandError, Request};
 pub use verbs::{is_known, verbs, Verb};
 
 mod commands;
-pub use commands::*;
+pub use commands::{
+    BookRequest, Bounds, Command, GoRequest, Start, StreamRequest, DEFAULT_INTERVAL_MS,
+    MAX_GO_DEPTH, MAX_MOVETIME_MS, MAX_NODES, MAX_PERFT_DEPTH, MAX_UNDO,
+};

@@ -4,17 +4,17 @@
 use super::{parse_request, Command, CommandError};
 
 /// The command `line` parses to, or why it does not.
-pub fn command(line: &str) -> Result<Command, CommandError> {
+pub(super) fn command(line: &str) -> Result<Command, CommandError> {
     parse_request(line).command
 }
 
 /// The message of the error `line` parses to.
-pub fn message(line: &str) -> String {
+pub(super) fn message(line: &str) -> String {
     command(line).unwrap_err().to_string()
 }
 
 /// Lines that parse, at least one per verb; each must read back from its display.
-pub const SAMPLES: &[&str] = &[
+pub(super) const SAMPLES: &[&str] = &[
     "new",
     "new 9x6 connect 5 tokens XYZ early-draw off",
     "new width 8 height 7 players 3",

@@ -9,13 +9,13 @@ use nom::Parser;
 
 use super::args::{
     arg, book_args, column, file_name, keyword, known_command_args, move_text, name_args, new_args,
-    number, position_args, seed, style, Args,
+    number, position_args, resource, seed, style, Args,
 };
 use super::go::{analyze_args, go_args};
 use super::{Command, MAX_PERFT_DEPTH, MAX_UNDO};
 use crate::notation::Style;
 use crate::solver::TableSize;
-use crate::solver::MAX_THREADS;
+use crate::ThreadCount;
 
 /// One verb of the protocol: how `help` shows it and how its arguments are read.
 pub struct Verb {
@@ -205,16 +205,9 @@ static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
             "<MiB>",
             "the size of the solver's transposition table (2-524288 MiB)",
             |i| {
-                arg(
-                    "a size in MiB",
-                    number(
-                        "size",
-                        TableSize::MIN_MIB.into(),
-                        TableSize::MAX_MIB.into(),
-                    ),
-                )
-                .map(|n| Command::Hash(n as u32))
-                .parse(i)
+                arg("a size in MiB", resource::<TableSize>)
+                    .map(Command::Hash)
+                    .parse(i)
             },
         ),
         verb(
@@ -222,8 +215,8 @@ static VERBS: LazyLock<Vec<Verb>> = LazyLock::new(|| {
             "<n>",
             "threads per exact search, sharing the table (1-64)",
             |i| {
-                arg("a number of threads", number("count", 1, MAX_THREADS as u64))
-                    .map(|n| Command::Threads(n as u32))
+                arg("a number of threads", resource::<ThreadCount>)
+                    .map(Command::Threads)
                     .parse(i)
             },
         ),

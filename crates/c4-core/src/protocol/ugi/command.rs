@@ -16,10 +16,12 @@ use crate::engine::{self, level_words, Level, Separator};
 use crate::notation::grammar::{fail, is_blank, word};
 use crate::notation::{FenSyntaxError, MoveText, MovesError};
 use crate::protocol::command::{
-    arg, keyword, level_failure, no_such_option, number, position_spec, whole_arguments,
+    arg, keyword, level_failure, no_such_option, number, position_spec, resource, whole_arguments,
     write_position, Args, Bounds, Problem, Start, MAX_GO_DEPTH, MAX_MOVETIME_MS, MAX_NODES,
 };
-use crate::solver::{TableSize, MAX_THREADS};
+use crate::resources::ResourceError;
+use crate::solver::TableSize;
+use crate::ThreadCount;
 
 /// The largest clock time or increment `go` accepts, in milliseconds (about 49 days).
 pub const MAX_CLOCK_MS: u64 = u32::MAX as u64;
@@ -58,9 +60,9 @@ pub enum EngineOption {
     /// `level`: how `go` chooses (the words of the protocol's `go` levels).
     Level(Level),
     /// `hash`: the transposition table's size in MiB.
-    Hash(u32),
+    Hash(TableSize),
     /// `threads`: threads per exact search.
-    Threads(u32),
+    Threads(ThreadCount),
     /// `book`: whether the built-in opening book is consulted.
     Book(bool),
 }
@@ -133,6 +135,9 @@ pub enum UgiError {
     /// A move-sequence argument that is not a move sequence.
     #[error("{0}")]
     Moves(MovesError),
+    /// A table size or thread count that is not one, in the words every front end uses.
+    #[error("{0}")]
+    Resource(ResourceError),
 }
 
 /// One UGI verb: its name, whether it takes arguments, and the parser of its arguments.
@@ -214,6 +219,7 @@ pub fn parse_ugi(line: &str) -> Result<UgiCommand, UgiError> {
     whole_arguments(args, verb.takes_arguments, verb.parse).map_err(|problem| match problem {
         Problem::Fen(e) => UgiError::Fen(e),
         Problem::Moves(e) => UgiError::Moves(e),
+        Problem::Resource(e) => UgiError::Resource(e),
         problem => UgiError::Usage {
             name: verb.name,
             problem,
@@ -268,18 +274,12 @@ fn set_option(input: &str) -> Args<'_, EngineOption> {
             .map(EngineOption::Level)
             .parse(rest)
             .map_err(|e| e.map(level_failure)),
-        "hash" => arg(
-            "a size in MiB",
-            number("hash", TableSize::MIN_MIB.into(), TableSize::MAX_MIB.into()),
-        )
-        .map(|n| EngineOption::Hash(n as u32))
-        .parse(rest),
-        "threads" => arg(
-            "a number of threads",
-            number("threads", 1, MAX_THREADS as u64),
-        )
-        .map(|n| EngineOption::Threads(n as u32))
-        .parse(rest),
+        "hash" => arg("a size in MiB", resource::<TableSize>)
+            .map(EngineOption::Hash)
+            .parse(rest),
+        "threads" => arg("a number of threads", resource::<ThreadCount>)
+            .map(EngineOption::Threads)
+            .parse(rest),
         _ => arg("true or false", boolean)
             .map(EngineOption::Book)
             .parse(rest),
@@ -413,7 +413,7 @@ impl fmt::Display for EngineOption {
                     level_words(level, Separator::Blank)
                 )
             }
-            EngineOption::Hash(mib) => write!(f, "name hash value {mib}"),
+            EngineOption::Hash(size) => write!(f, "name hash value {}", size.mib()),
             EngineOption::Threads(n) => write!(f, "name threads value {n}"),
             EngineOption::Book(on) => write!(f, "name book value {on}"),
         }
@@ -482,7 +482,9 @@ mod tests {
     fn typed_values() {
         assert_eq!(
             parse_ugi("setoption name Hash value 16"),
-            Ok(UgiCommand::SetOption(EngineOption::Hash(16)))
+            Ok(UgiCommand::SetOption(EngineOption::Hash(
+                TableSize::from_mib(16)
+            )))
         );
         assert_eq!(
             parse_ugi("setoption name LEVEL value lookahead 3"),
@@ -547,11 +549,11 @@ mod tests {
                 "setoption name hash",
                 "setoption needs 'value' and a value after the option's name",
             ),
-            ("setoption name hash value big", "setoption hash must be a number, got 'big'"),
-            ("setoption name hash value 1", "setoption hash must be from 2 to 524288, got 1"),
+            ("setoption name hash value big", "the table size must be a whole number of MiB from 2 to 524288, got 'big'"),
+            ("setoption name hash value 1", "the table size must be a whole number of MiB from 2 to 524288, got '1'"),
             (
                 "setoption name threads value 65",
-                "setoption threads must be from 1 to 64, got 65",
+                "the thread count must be a whole number from 1 to 64, got '65'",
             ),
             ("setoption name book value on", "setoption expected true or false, got 'on'"),
             (

@@ -20,4 +20,4 @@ pub use reply::UgiReply;
 pub use session::{UgiSession, UgiStep};
 
 mod ugi_loop;
-pub use ugi_loop::*;
+pub use ugi_loop::{command_of, is_greeting, run, End, Opening};

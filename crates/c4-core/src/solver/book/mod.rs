@@ -67,4 +67,4 @@ pub use format::{format_version, FORMAT_VERSION, MAGIC, MAX_LEFT_OUT_IN_A_ROW};
 pub use keys::{canonical_key, position_of_key};
 
 mod layout;
-pub use layout::*;
+pub use layout::{checksum, misplaced_left_out, score_from_children, score_limit, Book, Checksum};
