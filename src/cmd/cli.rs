@@ -166,8 +166,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub lines: LineArgs,
     /// A transposition table of MB MiB (2-524288, rounded down to a power of two). By default
-    /// one picked for the board: 2 MiB up to 7x6's size, then more for larger boards (16 MiB
-    /// on 10x4, 256 on 9x5, 1024 on 8x6, doubling per cell of width x (height + 1)), at most
+    /// one picked for the board: 2 MiB up to 7x6's size, then more for larger boards (64 MiB
+    /// on 10x4, 1024 on 9x5, 4096 on 8x6, doubling per cell of width x (height + 1)), at most
     /// half the free memory, taken once a search outgrows 2 MiB (at once with --checkpoint);
     /// standard error says which. From 1024 on it goes on 1 GiB pages where Linux has enough
     /// reserved, and standard error says whether it got them

@@ -36,10 +36,10 @@ impl TableSize {
     /// 9x4 ...) take [`BATCH`](Self::BATCH), whose probes mostly hit the processor's caches:
     /// there a larger table saves fewer positions than its slower probes cost (7x6 from empty
     /// took 0-14% longer with 8 or 16 MiB). Past that the positions a solve meets outgrow it:
-    /// 10x4 (50 bits) from empty took 1.21 times its best time in 4 MiB, 1.08 in 16 MiB and
-    /// 1.00-1.07 from 16 MiB to 1 GiB (docs/solver.md, "The table's size"), so a board takes
-    /// 16 MiB at 50 bits and twice as much per bit more, as the positions it can hold double,
-    /// up to half the free memory (1 GiB when that is not known), and never below `BATCH`.
+    /// 10x4 (50 bits) from empty took 1.16-1.19 times the time of 256 MiB in 16 MiB, and 1.03
+    /// in 64 MiB (docs/solver.md, "The table's size"), so a board takes 64 MiB at 50 bits and
+    /// twice as much per bit more, as the positions it can hold double, up to half the free
+    /// memory (1 GiB when that is not known), and never below `BATCH`.
     pub fn for_board(width: u32, height: u32, available_mib: Option<u64>) -> TableSize {
         let key_bits = width * (height + 1);
         let wanted = match key_bits.checked_sub(Self::SMALL_KEY_BITS + 1) {
@@ -59,7 +59,7 @@ impl TableSize {
     const SMALL_KEY_BITS: u32 = 49;
 
     /// What [`for_board`](Self::for_board) gives the boards with one key bit more.
-    const FIRST_LARGE_MIB: u64 = 16;
+    const FIRST_LARGE_MIB: u64 = 64;
 
     /// The most [`for_board`](Self::for_board) takes when the free memory is not known.
     const UNKNOWN_MEMORY_MIB: u64 = 1024;
@@ -94,13 +94,13 @@ mod tests {
     fn a_board_takes_a_table_for_its_size_within_the_free_memory() {
         let plenty = Some(1 << 20);
         let mib = |width, height, free| TableSize::for_board(width, height, free).mib();
-        // Up to 7x6's 49 key bits, the default; then 16 MiB, doubling per bit.
+        // Up to 7x6's 49 key bits, the default; then 64 MiB, doubling per bit.
         for (width, height) in [(7, 6), (8, 5), (6, 7), (9, 4), (4, 4)] {
             assert_eq!(mib(width, height, plenty), TableSize::BATCH.mib());
         }
-        assert_eq!(mib(10, 4, plenty), 16);
-        assert_eq!(mib(9, 5, plenty), 256);
-        assert_eq!(mib(8, 6, plenty), 1024);
+        assert_eq!(mib(10, 4, plenty), 64);
+        assert_eq!(mib(9, 5, plenty), 1024);
+        assert_eq!(mib(8, 6, plenty), 4096);
         // At most half the free memory, a power of two, never below the default.
         assert_eq!(mib(8, 6, Some(1500)), 512);
         assert_eq!(mib(8, 6, Some(1)), TableSize::BATCH.mib());
