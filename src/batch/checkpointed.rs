@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use super::board::BatchBoard;
 use super::checkpoint::Checkpoint;
 use super::error::LineError;
+use super::line::{at_least_text, BatchMode};
 use super::table::{mib, say_once};
 use crate::solver::{Bitboard, Limits, Position, ProbeProgress, Score, Solver, SolverError};
 
@@ -18,12 +19,28 @@ use crate::solver::{Bitboard, Limits, Position, ProbeProgress, Score, Solver, So
 /// file's in a later run.
 #[derive(Debug, Clone)]
 pub struct Checkpointing {
-    /// The checkpoint file.
+    /// The checkpoint file, or with `per_position` the folder of one file per position.
     pub file: PathBuf,
+    /// Whether each position has a file of its own in the folder `file`, named after the board
+    /// and the position, so that many positions searched one after the other (the jobs of a
+    /// split solve) each go on from their own progress, whichever run takes them up.
+    pub per_position: bool,
     /// How long the search runs between two saves.
     pub every: Duration,
     /// Asks the run to stop early, its progress saved first (on a signal, say).
     pub stop: Arc<EarlyStop>,
+}
+
+impl Checkpointing {
+    /// The file of `width` x `height`'s position of `key`: [`file`](Self::file) itself, or
+    /// with [`per_position`](Self::per_position) the position's own file in that folder.
+    fn file_for(&self, width: u32, height: u32, key: u128) -> PathBuf {
+        if self.per_position {
+            self.file.join(format!("{width}x{height}-{key:032x}.ckpt"))
+        } else {
+            self.file.clone()
+        }
+    }
 }
 
 /// A request to end a checkpointed run before its searches are done, which the search under
@@ -107,21 +124,24 @@ fn progress_text(progress: &ProbeProgress, board: &BatchBoard) -> String {
 pub(super) fn solve_checkpointed<B: Bitboard>(
     solver: &mut Solver,
     position: &Position<B>,
+    mode: BatchMode,
     plan: &Checkpointing,
     board: &BatchBoard,
     table_note: &mut Option<&str>,
     mut log: Option<&mut (impl Write + ?Sized)>,
-) -> Result<Score, LineError> {
+) -> Result<String, LineError> {
     let (width, height, key) = (
         position.width(),
         position.height(),
         position.key().to_u128(),
     );
-    let _held = Checkpoint::lock(&plan.file)?;
+    let file = plan.file_for(width, height, key);
+    let file = &file;
+    let _held = Checkpoint::lock(file)?;
     let _searching = plan.stop.searching();
     let same = |saved: &Checkpoint| (saved.width, saved.height, saved.key) == (width, height, key);
-    let mut state = match Checkpoint::open(&plan.file)? {
-        Some((saved, mut words)) if same(&saved) && saved.lower < saved.upper => {
+    let mut state = match Checkpoint::open(file)? {
+        Some((saved, mut words)) if same(&saved) && answer(mode, &saved).is_none() => {
             if !solver.reads_table_layout(saved.table_layout) {
                 words.finish()?;
                 return Err(LineError::CheckpointLayout);
@@ -147,15 +167,15 @@ pub(super) fn solve_checkpointed<B: Bitboard>(
         }
         Some((saved, words)) => {
             words.finish()?;
-            if same(&saved) {
-                return Ok(Score::new(saved.lower));
+            if let Some(answer) = answer(mode, &saved).filter(|_| same(&saved)) {
+                return Ok(answer);
             }
             if saved.lower < saved.upper {
-                return Err(LineError::OtherCheckpoint(plan.file.clone()));
+                return Err(LineError::OtherCheckpoint(file.clone()));
             }
-            fresh_checkpoint(solver, position, &plan.file)?
+            fresh_checkpoint(solver, position, file)?
         }
-        None => fresh_checkpoint(solver, position, &plan.file)?,
+        None => fresh_checkpoint(solver, position, file)?,
     };
     say_once(table_note, log.as_deref_mut());
     // Why the last save failed, if it did: a stop has no later save to make up for it.
@@ -164,7 +184,7 @@ pub(super) fn solve_checkpointed<B: Bitboard>(
         // Asked before the first interval (while the file was read, say), the file already
         // holds all there is.
         if plan.stop.is_requested() {
-            let file = plan.file.clone();
+            let file = file.clone();
             return Err(match unsaved {
                 None => LineError::Stopped(file),
                 Some(reason) => LineError::StoppedUnsaved { file, reason },
@@ -176,41 +196,38 @@ pub(super) fn solve_checkpointed<B: Bitboard>(
             stop: Some(Arc::clone(&plan.stop.requested)),
             ..Limits::default()
         };
-        let (lower, upper) = (Score::new(state.lower), Score::new(state.upper));
-        let result = solver.solve_between(position, lower, upper, &limits);
+        let result = search(solver, position, mode, (state.lower, state.upper), &limits);
         state.elapsed += start.elapsed();
         state.nodes += solver.nodes() - nodes;
-        let score = match result {
-            Ok(score) => Some(score),
-            Err(SolverError::Interrupted { lower, upper }) => {
-                (state.lower, state.upper) = (lower.value(), upper.value());
-                None
-            }
+        let (lower, upper) = match result {
+            Ok(bounds) => bounds,
+            Err(SolverError::Interrupted { lower, upper }) => (lower.value(), upper.value()),
             Err(other) => return Err(other.into()),
         };
-        let (found, saved) = match score {
-            Some(score) => {
-                (state.lower, state.upper) = (score.value(), score.value());
-                let saved = state.write(&plan.file, std::iter::empty());
-                (format!("score {score}"), saved)
+        (state.lower, state.upper) = (state.lower.max(lower), state.upper.min(upper));
+        let answer = answer(mode, &state);
+        let (found, saved) = match &answer {
+            Some(answer) => {
+                let saved = state.write(file, std::iter::empty());
+                (format!("score {answer}"), saved)
             }
             None => {
                 let found = format!("score between {} and {}", state.lower, state.upper);
                 let words = solver.proven_entries(position, CHECKPOINT_MIN_WORK);
-                (found, state.write(&plan.file, words))
+                (found, state.write(file, words))
             }
         };
         unsaved = saved.as_ref().err().map(ToString::to_string);
         let mut report = match &saved {
             Ok(words) => format!(
                 "checkpoint {}: {found} after {:.0} s and {} nodes; {words} table words saved",
-                plan.file.display(),
+                file.display(),
                 state.elapsed.as_secs_f64(),
                 state.nodes,
             ),
             Err(e) => format!("checkpoint not saved ({found}): {e}"),
         };
-        if score.is_none() {
+        if answer.is_none() {
             if let Some(progress) = solver.probe_progress(position) {
                 report += &format!("; {}", progress_text(&progress, board));
             }
@@ -223,9 +240,48 @@ pub(super) fn solve_checkpointed<B: Bitboard>(
         }) {
             log = None;
         }
-        if let Some(score) = score {
-            return Ok(score);
+        if let Some(answer) = answer {
+            return Ok(answer);
         }
+    }
+}
+
+/// One stretch of `mode`'s search of `position`, whose score is known to lie in `known`
+/// (lower, upper), until `limits` stop it: the bounds it proves, or those it had proven when
+/// stopped.
+fn search<B: Bitboard>(
+    solver: &mut Solver,
+    position: &Position<B>,
+    mode: BatchMode,
+    known: (i8, i8),
+    limits: &Limits,
+) -> Result<(i8, i8), SolverError> {
+    let (lower, upper) = known;
+    if let BatchMode::AtLeast(bound) = mode {
+        let below = bound.value().saturating_sub(1);
+        let at_most_below = solver.is_at_most_within(position, Score::new(below), limits)?;
+        return Ok(if at_most_below {
+            (lower, upper.min(below))
+        } else {
+            (lower.max(bound.value()), upper)
+        });
+    }
+    let score = solver.solve_between(position, Score::new(lower), Score::new(upper), limits)?;
+    Ok((score.value(), score.value()))
+}
+
+/// The line's answer once `state`'s bounds give it: the exact score, or for
+/// [`BatchMode::AtLeast`] whether the score is at least its bound.
+fn answer(mode: BatchMode, state: &Checkpoint) -> Option<String> {
+    match mode {
+        BatchMode::AtLeast(bound) if state.lower >= bound.value() => {
+            Some(at_least_text(bound, true))
+        }
+        BatchMode::AtLeast(bound) if state.upper < bound.value() => {
+            Some(at_least_text(bound, false))
+        }
+        BatchMode::AtLeast(_) => None,
+        _ => (state.lower == state.upper).then(|| state.lower.to_string()),
     }
 }
 
@@ -256,8 +312,38 @@ mod tests {
     use std::io;
 
     use super::*;
-    use crate::batch::solve::{run_batch_solve, BatchMode, BatchOptions};
+    use crate::batch::solve::{run_batch_solve, BatchOptions};
     use crate::notation::Counting;
+
+    #[test]
+    fn each_position_of_a_folder_run_keeps_its_own_file_and_answers_from_it() {
+        let folder = std::env::temp_dir().join(format!("c4-ckpt-folder-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let opts = BatchOptions {
+            mode: BatchMode::AtLeast(Score::new(0)),
+            board: BatchBoard::new(5, 4, Counting::FromOne).unwrap(),
+            table_bits: 18,
+            checkpoint: Some(Checkpointing {
+                file: folder.clone(),
+                per_position: true,
+                every: Duration::from_secs(600),
+                stop: Arc::default(),
+            }),
+            ..BatchOptions::new(BatchMode::Score, 1, None)
+        };
+        let run = |input: &str| {
+            let mut out = Vec::new();
+            run_batch_solve(input.as_bytes(), &mut out, &opts, None).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        // 5x4 is a draw: every position on the way scores 0 if both play well.
+        assert_eq!(run("3\n33\n"), "3 >=0\n33 >=0\n");
+        assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 2);
+        // Answered from the files: the same lines, and no new file.
+        assert_eq!(run("33\n3\n"), "33 >=0\n3 >=0\n");
+        assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 2);
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 
     #[test]
     fn progress_names_the_columns_ruled_out_as_the_lines_do() {
@@ -343,6 +429,7 @@ mod tests {
             table_bits: 20,
             checkpoint: Some(Checkpointing {
                 file: file.clone(),
+                per_position: false,
                 every: Duration::from_millis(2),
                 stop: Arc::clone(stop),
             }),
@@ -455,6 +542,7 @@ mod tests {
         let (line, other) = ("73664511\n", "61362454\n");
         let plan = Checkpointing {
             file: file.clone(),
+            per_position: false,
             every: Duration::from_millis(2),
             stop: Arc::default(),
         };

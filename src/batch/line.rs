@@ -1,5 +1,6 @@
 //! The text of batch and benchmark lines around their positions: how long a line may be, where
-//! its moves end, how an analysis is written, and how a line is echoed in an error.
+//! its moves end, what a line's answer is ([`BatchMode`]) and how it is written, and how a line
+//! is echoed in an error.
 
 use crate::solver::Score;
 
@@ -21,6 +22,38 @@ pub(super) fn unread_after_moves(line: &str) -> Option<&str> {
     let digits = rest.strip_prefix('-').unwrap_or(rest);
     let is_score = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     (!rest.is_empty() && !is_score).then_some(rest)
+}
+
+/// What [`run_batch_solve`](super::solve::run_batch_solve) writes for each position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchMode {
+    /// The exact score.
+    Score,
+    /// Only who wins.
+    Weak,
+    /// The exact score of every column.
+    Analyze,
+    /// Whether the score is at least this bound: one null-window search, much cheaper than the
+    /// exact score, as the jobs of a solve split over many machines ask it.
+    AtLeast(Score),
+}
+
+/// The answer of [`BatchMode::AtLeast`] for a position whose score is `at_least` `bound` or
+/// not: `>=B` or `<B`, so that a line says its question with its answer.
+pub(super) fn at_least_text(bound: Score, at_least: bool) -> String {
+    if at_least {
+        format!(">={bound}")
+    } else {
+        format!("<{bound}")
+    }
+}
+
+impl BatchMode {
+    /// Whether a checkpoint keeps this mode's progress: the exact score's and the bound's, each
+    /// one search at a time; the others are quick or made of many searches.
+    pub fn is_checkpointed(self) -> bool {
+        matches!(self, BatchMode::Score | BatchMode::AtLeast(_))
+    }
 }
 
 /// Every column's score separated by spaces, `-` for a column that cannot be played.

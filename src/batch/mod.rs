@@ -14,6 +14,8 @@
 //! - [`BatchMode::Weak`]: `MOVES SIGN`, `1` (the side to move wins), `0` or `-1`;
 //! - [`BatchMode::Analyze`]: `MOVES S1 S2 ... SW`, the score of each column for the side to move
 //!   after playing it, `-` where the column is full or the game is over;
+//! - [`BatchMode::AtLeast`]: `MOVES >=B` when the score is at least the bound B, `MOVES <B`
+//!   when it is not;
 //! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2 (column 8): the column is
 //!   off the board (columns 1-7)`, with MOVES's control characters escaped.
 //!
@@ -50,7 +52,7 @@ pub use bench::{
 pub use board::BatchBoard;
 pub use checkpointed::{Checkpointing, EarlyStop};
 pub use error::{BoardError, LineError, MoveProblem};
-pub use line::MAX_BATCH_LINE_BYTES;
+pub use line::{BatchMode, MAX_BATCH_LINE_BYTES};
 pub use sizes::{SizeLineError, SizeOutcome};
-pub use solve::{run_batch_solve, BatchMode, BatchOptions, BatchSummary};
+pub use solve::{run_batch_solve, BatchOptions, BatchSummary};
 pub use table::table_for_board;

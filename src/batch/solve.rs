@@ -9,25 +9,15 @@ use super::board::BatchBoard;
 use super::checkpointed::{solve_checkpointed, Checkpointing};
 use super::error::LineError;
 use super::line::{
-    analysis_text, first_field, printable, unread_after_moves, MAX_BATCH_LINE_BYTES,
+    analysis_text, at_least_text, first_field, printable, unread_after_moves, BatchMode,
+    MAX_BATCH_LINE_BYTES,
 };
 use super::table::{say_once, solver};
 use crate::solver::book::Book;
-use crate::solver::{Bitboard, Limits, Position, Solver, SolverError, TableSize};
+use crate::solver::{Bitboard, Limits, Position, Score, Solver, SolverError, TableSize};
 use crate::textio::book::built_in_book;
 use crate::textio::read_bounded_line;
 use c4_core::with_position;
-
-/// What [`run_batch_solve`] writes for each position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchMode {
-    /// The exact score.
-    Score,
-    /// Only who wins.
-    Weak,
-    /// The exact score of every column.
-    Analyze,
-}
 
 /// What [`run_batch_solve`] tells its caller beside the lines it wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -54,6 +44,9 @@ pub struct BatchOptions {
     pub larger_table_bits: Option<u32>,
     /// Threads per exact search.
     pub threads: usize,
+    /// Whether every search folds mirror images in the table
+    /// ([`Solver::set_fold_mirrors`]).
+    pub fold_mirrors: bool,
     /// The opening book the solver consults: the built-in one by default, `None` for none.
     pub book: Option<Arc<Book>>,
     /// Where exact scores save their progress as they go, and resume from.
@@ -73,6 +66,7 @@ impl BatchOptions {
             table_bits: TableSize::BATCH.bits(),
             larger_table_bits: None,
             threads,
+            fold_mirrors: false,
             book,
             checkpoint: None,
             table_note: None,
@@ -104,12 +98,7 @@ pub fn run_batch_solve(
     mut log: Option<&mut dyn Write>,
 ) -> io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
-    let mut solver = solver(
-        opts.table_bits,
-        opts.threads,
-        opts.book.as_ref(),
-        log.as_deref_mut(),
-    )?;
+    let mut solver = batch_solver(opts.table_bits, opts, log.as_deref_mut())?;
     let mut table_note = opts.table_note.as_deref();
     let mut larger_table_bits = opts.larger_table_bits.filter(|_| opts.checkpoint.is_none());
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
@@ -125,21 +114,21 @@ pub fn run_batch_solve(
             opts.board.position_of(moves)
         };
         // A checkpointed line says it once it knows that it searches.
-        if position.is_ok() && !(opts.mode == BatchMode::Score && opts.checkpoint.is_some()) {
+        if position.is_ok() && !(opts.mode.is_checkpointed() && opts.checkpoint.is_some()) {
             say_once(&mut table_note, log.as_deref_mut());
         }
         let answer = position.and_then(|position| {
             with_position!(position, |position| match (opts.mode, &opts.checkpoint) {
-                (BatchMode::Score, Some(plan)) => {
+                (mode @ (BatchMode::Score | BatchMode::AtLeast(_)), Some(plan)) => {
                     solve_checkpointed(
                         &mut solver,
                         &position,
+                        mode,
                         plan,
                         &opts.board,
                         &mut table_note,
                         log.as_deref_mut(),
                     )
-                    .map(|score| score.to_string())
                 }
                 (mode, _) => Ok(answer(
                     &mut solver,
@@ -171,6 +160,17 @@ pub fn run_batch_solve(
     Ok(summary)
 }
 
+/// The solver of a run of `opts` on a table of 2^`table_bits` entries.
+fn batch_solver(
+    table_bits: u32,
+    opts: &BatchOptions,
+    log: Option<&mut (impl Write + ?Sized)>,
+) -> io::Result<Solver> {
+    let mut solver = solver(table_bits, opts.threads, opts.book.as_ref(), log)?;
+    solver.set_fold_mirrors(opts.fold_mirrors);
+    Ok(solver)
+}
+
 /// The nodes a search takes in the table a run starts with before it starts again in the larger
 /// one picked for the board ([`BatchOptions::larger_table_bits`]): about 70 ms of search, past
 /// which the first writes of a large table's pages (20 ms for 256 MiB) are small beside the search.
@@ -198,7 +198,7 @@ fn answer<B: Bitboard>(
             answered => return answered.expect("only the node limit stops a search"),
         }
         *larger = None;
-        if let Ok(grown) = self::solver(bits, opts.threads, opts.book.as_ref(), log) {
+        if let Ok(grown) = batch_solver(bits, opts, log) {
             *solver = grown;
         }
     }
@@ -220,6 +220,11 @@ fn answer_within<B: Bitboard>(
             .sign()
             .to_string(),
         BatchMode::Analyze => analysis_text(&solver.analyze_within(position, limits)?),
+        BatchMode::AtLeast(bound) => {
+            let below = Score::new(bound.value().saturating_sub(1));
+            let at_most_below = solver.is_at_most_within(position, below, limits)?;
+            at_least_text(bound, !at_most_below)
+        }
     })
 }
 
@@ -319,6 +324,17 @@ mod tests {
         let fields: Vec<&str> = out.split_whitespace().collect();
         assert_eq!(fields.len(), 8, "{out}");
         assert_eq!(&fields[..2], ["111111", "-"]);
+    }
+
+    #[test]
+    fn at_least_writes_the_bound_asked_about_and_whether_the_score_reaches_it() {
+        let at_least = |bound| batch("4455\n", BatchMode::AtLeast(Score::new(bound)));
+        assert_eq!(at_least(18), "4455 >=18\n");
+        assert_eq!(at_least(19), "4455 <19\n");
+        assert_eq!(at_least(-5), "4455 >=-5\n");
+        // A finished game: the loser to move scores -18.
+        let finished = batch("4455667\n", BatchMode::AtLeast(Score::new(-18)));
+        assert_eq!(finished, "4455667 >=-18\n");
     }
 
     #[test]

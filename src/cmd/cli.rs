@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::error::ErrorKind;
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand};
 
 use super::book::BookArgs;
 use crate::batch::{
@@ -21,7 +21,7 @@ use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions, Program};
 use crate::protocol::Trust;
 use crate::solver::book::Book;
-use crate::solver::TableSize;
+use crate::solver::{Score, TableSize};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 use c4_core::ThreadCount;
 
@@ -146,6 +146,7 @@ fn trust(untrusted: bool) -> Trust {
 
 /// `c4 solve`'s flags.
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("checkpointing").args(["checkpoint", "checkpoint_dir"])))]
 pub struct SolveArgs {
     /// Write only who wins: 1, 0 or -1
     #[arg(long, conflicts_with = "analyze")]
@@ -153,6 +154,11 @@ pub struct SolveArgs {
     /// Write the score of every column ('-' for a full one)
     #[arg(long)]
     pub analyze: bool,
+    /// Write only whether each score is at least B: 'MOVES >=B' or 'MOVES <B'. One
+    /// null-window search, much cheaper than the exact score: the question each job of a solve
+    /// split over many machines asks (docs/cluster.md)
+    #[arg(long, value_name = "B", allow_hyphen_values = true, conflicts_with_all = ["weak", "analyze"], value_parser = clap::value_parser!(i8).range(-64..=64))]
+    pub at_least: Option<i8>,
     /// Search each exact score with N threads sharing the table (1-64)
     #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
     pub threads: ThreadCount,
@@ -173,7 +179,7 @@ pub struct SolveArgs {
     /// reserved, and standard error says whether it got them
     #[arg(long, value_name = "MB", value_parser = TableSize::from_str)]
     pub hash: Option<TableSize>,
-    /// Save each exact search's progress to FILE as it goes, and go on from FILE's if it holds
+    /// Save each exact search's (or --at-least's) progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board and any --threads; any --hash, but a table smaller than
     /// the saved run's may be refused, naming the size to use): for searches of hours.
     /// SIGINT (Ctrl-C), SIGTERM or SIGHUP saves the progress, then stops c4. A line whose FILE
@@ -181,9 +187,19 @@ pub struct SolveArgs {
     /// c4 then exits with status 1
     #[arg(long, value_name = "FILE", conflicts_with_all = ["weak", "analyze"])]
     pub checkpoint: Option<PathBuf>,
+    /// As --checkpoint, but each position's progress in a file of its own in the folder DIR
+    /// (named after the board and the position): for many searches in one run, each going on
+    /// from its own progress, as the jobs of a split solve do (docs/cluster.md)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["weak", "analyze", "checkpoint"])]
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Fold mirror images together in the table in every search, not only a symmetric
+    /// position's: faster for many positions below one symmetric position (the jobs of a split
+    /// solve of the empty board), slower elsewhere
+    #[arg(long)]
+    pub fold_mirrors: bool,
     /// Seconds between two saves of --checkpoint, each with a line on standard error: the bounds
     /// on the score so far, and the probe under way with the columns it has ruled out
-    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = positive, requires = "checkpoint")]
+    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = positive, requires = "checkpointing")]
     pub checkpoint_every: usize,
 }
 
@@ -214,14 +230,20 @@ impl SolveArgs {
     /// # Errors
     /// The `--book` file cannot be read or is not a book.
     pub fn options(&self) -> Result<BatchOptions, BookFileError> {
-        let mode = match (self.weak, self.analyze) {
-            (true, _) => BatchMode::Weak,
-            (_, true) => BatchMode::Analyze,
+        let mode = match (self.weak, self.analyze, self.at_least) {
+            (true, _, _) => BatchMode::Weak,
+            (_, true, _) => BatchMode::Analyze,
+            (_, _, Some(bound)) => BatchMode::AtLeast(Score::new(bound)),
             _ => BatchMode::Score,
         };
         // A table picked for the board is taken once a search outgrows the default one, but at
         // once by a checkpointed run, whose saves name their table.
-        let grows = self.hash.is_none() && self.checkpoint.is_none();
+        let checkpoint = match (&self.checkpoint, &self.checkpoint_dir) {
+            (Some(file), _) => Some((file.clone(), false)),
+            (_, Some(folder)) => Some((folder.clone(), true)),
+            _ => None,
+        };
+        let grows = self.hash.is_none() && checkpoint.is_none();
         let when = grows.then_some("once a search outgrows the default");
         let (table, table_note) = picked_table("solve", &self.lines.board, self.hash, when);
         let (table_bits, larger_table_bits) = if grows && table != TableSize::BATCH {
@@ -233,8 +255,10 @@ impl SolveArgs {
             board: self.lines.board(),
             table_bits,
             larger_table_bits,
-            checkpoint: self.checkpoint.clone().map(|file| Checkpointing {
+            fold_mirrors: self.fold_mirrors,
+            checkpoint: checkpoint.map(|(file, per_position)| Checkpointing {
                 file,
+                per_position,
                 every: Duration::from_secs(self.checkpoint_every as u64),
                 stop: Arc::default(),
             }),

@@ -254,7 +254,8 @@ impl Solver {
         }
         // Mirror images meet often only below a symmetric root (the empty board, `44`...);
         // elsewhere folding keys costs more time than the few transpositions it finds.
-        self.mirror = position.geometry().mirror_key(position.key()) == position.key();
+        self.mirror =
+            self.fold_mirrors || position.geometry().mirror_key(position.key()) == position.key();
         self.book_depth = match (&self.book, position.narrowed()) {
             (Some(book), Some(narrow)) if book.fits(&narrow) => book.depth() as i32,
             _ => -1,

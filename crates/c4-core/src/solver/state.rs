@@ -60,6 +60,9 @@ pub struct Solver {
     pub(super) interrupted: bool,
     /// Whether table keys are folded with their mirror image (set per search).
     pub(super) mirror: bool,
+    /// Whether every search folds its keys, not only a symmetric position's
+    /// ([`set_fold_mirrors`](Solver::set_fold_mirrors)).
+    pub(super) fold_mirrors: bool,
     /// The board of the last search: keys only identify positions of one board size (and are
     /// stored in one-word or two-word entries by size), so the tables are cleared when it
     /// changes.
@@ -135,6 +138,7 @@ impl Solver {
             next_check: u64::MAX,
             interrupted: false,
             mirror: false,
+            fold_mirrors: false,
             board,
             book,
             book_depth: -1,
@@ -205,6 +209,15 @@ impl Solver {
             self.near_leaf = Arc::new(Table::with_bits(near_leaf_bits(threads)));
         }
         self.threads = threads;
+    }
+
+    /// Folds the table keys of every search with their mirror image, and not only a symmetric
+    /// position's: worth it for many searches below one symmetric position (the jobs a solve of
+    /// the empty board is split into), whose mirror images meet across searches as they do
+    /// within one search of the symmetric position. Elsewhere folding costs more time than the
+    /// few transpositions it finds, so it is off by default.
+    pub fn set_fold_mirrors(&mut self, fold: bool) {
+        self.fold_mirrors = fold;
     }
 
     /// Threads per exact search ([`set_threads`](Self::set_threads)).
