@@ -1,0 +1,676 @@
+//! A solve split into jobs that many processes or machines can run: the root's exact score found
+//! by a series of questions (is the score at least B?), each answered by a proof tree down to a
+//! frontier of positions whose own questions are the jobs. No I/O: the caller runs the jobs
+//! (`c4 solve --at-least B`, on any machine) and hands their answers back, as results or as the
+//! lines those runs wrote; the results it has kept are all a stopped run needs to go on.
+//!
+//! The tree follows a prediction: a question expected to be answered yes needs one child whose
+//! own question is answered no (the prover's turn: one predicted move, the others only if it
+//! fails), and one expected no needs every child answered yes (every move of the other side).
+//! Before a node is split, a search of a few thousand nodes tries to answer it, so that the
+//! small subtrees never become jobs. A child that answers against its prediction is noted as
+//! re-expanded, and its next sibling is tried; siblings a settled answer no longer needs are
+//! dropped from the jobs wanted, so a runner cancels them.
+//!
+//! Every answer is a proven bound on a position's score, kept by position (a position and its
+//! mirror image share one) and whatever the question that produced it, so a later question on
+//! the same position, in this run or another on the same board, is answered from it.
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use super::any_position::{with_position, AnyPosition};
+use super::bitboard::Bitboard;
+use super::limits::Limits;
+use super::order::centre_out;
+use super::position::Position;
+use super::score::Score;
+use super::state::Solver;
+use super::SolverError;
+
+/// The nodes a search may take to settle a node of the tree before it is split (about a
+/// millisecond): the subtrees that small never become jobs.
+pub const QUICK_NODES: u64 = 1 << 14;
+
+/// The quick searches' table: 2^18 entries, 2 MiB.
+const QUICK_TABLE_BITS: u32 = 18;
+
+/// Why a line of results cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SplitError {
+    /// The board cannot be solved.
+    #[error("{0}")]
+    Board(#[from] SolverError),
+    /// A result line is not `MOVES >=B` or `MOVES <B`.
+    #[error("'{0}' is not a result: expected the moves, a space, then >=B or <B (as c4 solve --at-least writes)")]
+    NotAResult(String),
+    /// A result line's moves cannot be played on the board.
+    #[error("the moves of '{line}' cannot be played on the {width}x{height} board: {reason}")]
+    BadMoves {
+        /// The line.
+        line: String,
+        /// The board's width.
+        width: u32,
+        /// The board's height.
+        height: u32,
+        /// Why not.
+        reason: String,
+    },
+}
+
+/// One job: a position, given by its moves from the empty board, and its question, whether
+/// its score (from the side to move) is at least `bound`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Job {
+    /// The moves from the empty board, written as `c4 solve` reads them: column numbers from 1
+    /// run together on boards up to 9 wide, letters from `a` on wider ones.
+    pub moves: String,
+    /// The question's bound.
+    pub bound: Score,
+}
+
+impl Job {
+    /// The line a run answering this job writes: `MOVES >=B` if the score is at least the
+    /// bound, `MOVES <B` if not; the results a [`Split`] reads back.
+    pub fn result_line(&self, at_least: bool) -> String {
+        let relation = if at_least { ">=" } else { "<" };
+        format!("{} {relation}{}", self.moves, self.bound)
+    }
+}
+
+/// How far a split solve has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SplitProgress {
+    /// The root's score is known to lie in `lower..=upper`.
+    pub lower: i8,
+    /// See `lower`.
+    pub upper: i8,
+    /// Questions asked of the root so far, the one under way included.
+    pub questions: u32,
+    /// Jobs answered (results handed in).
+    pub answered: u64,
+    /// Nodes of the trees settled by a quick search instead of a job.
+    pub settled_quickly: u64,
+    /// Nodes whose answer went against the prediction, so that another move was tried.
+    pub re_expanded: u64,
+}
+
+/// A node of a proof tree: a position and its question.
+#[derive(Debug)]
+struct Node {
+    /// The moves from the empty board, 0-based.
+    columns: Vec<u8>,
+    /// The position's key, folded with its mirror image's.
+    key: u128,
+    bound: i8,
+    /// Plies below the tree's root.
+    depth: u32,
+    /// The children, in the order they are tried; `None` until split.
+    children: Option<Vec<usize>>,
+    /// The answer predicted when the node was first reached.
+    expected: Option<bool>,
+    /// Whether its answer is known (and counted against the prediction).
+    settled: bool,
+}
+
+/// One question of the root, and its proof tree.
+#[derive(Debug, Default)]
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+/// The proven bounds on one position's score.
+type Bounds = (i8, i8);
+
+/// A solve of one position split into jobs: hand in results ([`record`](Self::record),
+/// [`record_line`](Self::record_line)), ask which jobs are wanted now
+/// ([`wanted`](Self::wanted)), until [`score`](Self::score) is known.
+pub struct Split {
+    width: u32,
+    height: u32,
+    root: Vec<u8>,
+    depth: u32,
+    quick_nodes: u64,
+    quick: Solver,
+    facts: HashMap<u128, Bounds>,
+    trees: HashMap<i8, Tree>,
+    prediction: i8,
+    progress: SplitProgress,
+}
+
+impl Split {
+    /// A solve of the position `root` (0-based columns from the empty `width` x `height`
+    /// board) whose jobs lie `depth` plies below it, expecting the score `prediction` (0 when
+    /// nothing better is known: most boards' scores are near it).
+    ///
+    /// # Errors
+    /// The board cannot be solved, or `root` cannot be played on it.
+    pub fn new(
+        width: u32,
+        height: u32,
+        root: Vec<u8>,
+        depth: u32,
+        prediction: i8,
+    ) -> Result<Split, SplitError> {
+        let position = AnyPosition::from_moves(width, height, &root)?;
+        let symmetric = with_position!(&position, |p| p.is_symmetric());
+        let mut quick = Solver::with_table_bits(QUICK_TABLE_BITS);
+        quick.set_fold_mirrors(symmetric);
+        let (lower, upper) = with_position!(&position, |p| score_range(p));
+        let mut split = Split {
+            width,
+            height,
+            root,
+            depth,
+            quick_nodes: QUICK_NODES,
+            quick,
+            facts: HashMap::new(),
+            trees: HashMap::new(),
+            prediction,
+            progress: SplitProgress {
+                lower,
+                upper,
+                ..SplitProgress::default()
+            },
+        };
+        split.update_root();
+        Ok(split)
+    }
+
+    /// Whether the jobs should fold mirror images in their searches' tables (`c4 solve
+    /// --fold-mirrors`): below a symmetric root, where the mirror images of positions meet
+    /// across jobs.
+    pub fn folds_mirrors(&self) -> bool {
+        self.position(&self.root)
+            .is_ok_and(|position| with_position!(&position, |p| p.is_symmetric()))
+    }
+
+    /// The board's width and height.
+    pub fn board(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// The root's exact score, once known.
+    pub fn score(&self) -> Option<Score> {
+        let SplitProgress { lower, upper, .. } = self.progress;
+        (lower == upper).then(|| Score::new(lower))
+    }
+
+    /// How far the solve has come.
+    pub fn progress(&self) -> SplitProgress {
+        self.progress
+    }
+
+    /// Hands in `job`'s answer: whether its position's score is at least its bound.
+    ///
+    /// # Errors
+    /// The job's moves cannot be played on this board.
+    pub fn record(&mut self, job: &Job, at_least: bool) -> Result<(), SplitError> {
+        let line = job.result_line(at_least);
+        self.record_line(&line)
+    }
+
+    /// Hands in a result as `c4 solve --at-least B` writes it: `MOVES >=B` or `MOVES <B`.
+    ///
+    /// # Errors
+    /// The line is not such a result, or its moves cannot be played on this board.
+    pub fn record_line(&mut self, line: &str) -> Result<(), SplitError> {
+        let not_a_result = || SplitError::NotAResult(line.to_string());
+        let (moves, answer) = line.trim_end().rsplit_once(' ').ok_or_else(not_a_result)?;
+        let (at_least, bound) = match answer.strip_prefix(">=") {
+            Some(bound) => (true, bound),
+            None => (false, answer.strip_prefix('<').ok_or_else(not_a_result)?),
+        };
+        let bound: i8 = bound.parse().map_err(|_| not_a_result())?;
+        let bad_moves = |reason: String| SplitError::BadMoves {
+            line: line.to_string(),
+            width: self.width,
+            height: self.height,
+            reason,
+        };
+        let columns: Vec<u8> = crate::notation::parse_moves(moves, self.width as usize)
+            .map_err(|e| bad_moves(e.to_string()))?
+            .into_iter()
+            .map(|column| (column - 1) as u8)
+            .collect();
+        let position = self
+            .position(&columns)
+            .map_err(|e| bad_moves(e.to_string()))?;
+        let key = with_position!(&position, |p| folded_key(p));
+        self.learn(key, at_least, bound);
+        self.progress.answered += 1;
+        self.update_root();
+        Ok(())
+    }
+
+    /// The jobs wanted now, the most needed first: those of the root's question under way,
+    /// then those of the question expected next (for runners with more room than the first
+    /// has jobs). Empty once the score is known. A running job missing from the list is no
+    /// longer needed. Splits the trees further as the answers handed in require, with a quick
+    /// search at each new node.
+    pub fn wanted(&mut self) -> Vec<Job> {
+        // Questions settled on the way (by quick searches, or results already in) lead to the
+        // next, until one is open.
+        let (bound, expected, mut jobs) = loop {
+            let SplitProgress { lower, upper, .. } = self.progress;
+            if lower >= upper {
+                return Vec::new();
+            }
+            let bound = next_bound(lower, upper);
+            let expected = self.expects(bound, lower, upper);
+            let mut jobs = Vec::new();
+            if self.visit_root(bound, expected, &mut jobs).is_none() {
+                break (bound, expected, jobs);
+            }
+        };
+        let SplitProgress { lower, upper, .. } = self.progress;
+        let (lower, upper) = if expected {
+            (bound, upper)
+        } else {
+            (lower, bound - 1)
+        };
+        if lower < upper {
+            let next = next_bound(lower, upper);
+            let expected = self.expects(next, lower, upper);
+            self.visit_root(next, expected, &mut jobs);
+        }
+        let mut seen = std::collections::HashSet::new();
+        jobs.retain(|job| seen.insert(job.clone()));
+        jobs
+    }
+
+    /// Whether the root's question `bound` is expected to be answered yes, its score lying in
+    /// `lower..=upper`.
+    fn expects(&self, bound: i8, lower: i8, upper: i8) -> bool {
+        bound <= self.prediction.clamp(lower, upper)
+    }
+
+    /// Visits the tree of the root's question `bound`, predicted `expected`, pushing the
+    /// jobs it wants to `jobs`; its answer, once known.
+    fn visit_root(&mut self, bound: i8, expected: bool, jobs: &mut Vec<Job>) -> Option<bool> {
+        if !self.trees.contains_key(&bound) {
+            let key = self
+                .position(&self.root)
+                .map(|p| with_position!(&p, |p| folded_key(p)))
+                .expect("the root was played when the split was made");
+            let root = Node {
+                columns: self.root.clone(),
+                key,
+                bound,
+                depth: 0,
+                children: None,
+                expected: None,
+                settled: false,
+            };
+            self.trees.insert(bound, Tree { nodes: vec![root] });
+            self.progress.questions += 1;
+        }
+        let mut tree = self.trees.remove(&bound).expect("inserted above");
+        let answer = self.visit(&mut tree, 0, expected, jobs);
+        self.trees.insert(bound, tree);
+        if answer.is_some() {
+            self.update_root();
+        }
+        answer
+    }
+
+    /// Visits node `index` of `tree`, predicted `expected`: its answer if known, else `None`
+    /// with the jobs it wants pushed to `jobs`. An answer found against the prediction counts
+    /// as a re-expansion, once.
+    fn visit(
+        &mut self,
+        tree: &mut Tree,
+        index: usize,
+        expected: bool,
+        jobs: &mut Vec<Job>,
+    ) -> Option<bool> {
+        let expected = *tree.nodes[index].expected.get_or_insert(expected);
+        let answer = self.answer(tree, index, expected, jobs)?;
+        let node = &mut tree.nodes[index];
+        if !node.settled {
+            node.settled = true;
+            self.progress.re_expanded += u64::from(answer != expected);
+        }
+        Some(answer)
+    }
+
+    /// The answer of node `index` of `tree`, predicted `expected`, from what is proven, a
+    /// quick search or its children; else `None`, with the jobs it wants pushed to `jobs`.
+    fn answer(
+        &mut self,
+        tree: &mut Tree,
+        index: usize,
+        expected: bool,
+        jobs: &mut Vec<Job>,
+    ) -> Option<bool> {
+        let (key, bound, depth) = {
+            let node = &tree.nodes[index];
+            (node.key, node.bound, node.depth)
+        };
+        if let Some(answer) = self.known(key, bound) {
+            return Some(answer);
+        }
+        if tree.nodes[index].children.is_none() {
+            if depth >= self.depth {
+                jobs.push(self.job(&tree.nodes[index].columns, bound));
+                return None;
+            }
+            if let Some(answer) = self.quick_answer(&tree.nodes[index].columns, bound) {
+                self.learn(key, answer, bound);
+                self.progress.settled_quickly += 1;
+                return Some(answer);
+            }
+            self.split(tree, index);
+        }
+        let children = tree.nodes[index].children.clone().unwrap_or_default();
+        // Yes needs one child answered no; no needs every child answered yes.
+        let mut wanted = Vec::new();
+        let mut open = false;
+        for child in children {
+            match self.visit(tree, child, !expected, &mut wanted) {
+                Some(false) => {
+                    self.learn(key, true, bound);
+                    return Some(true);
+                }
+                Some(true) => {}
+                None => {
+                    open = true;
+                    // The prover tries one move at a time.
+                    if expected {
+                        break;
+                    }
+                }
+            }
+        }
+        if open {
+            jobs.extend(wanted);
+            None
+        } else {
+            self.learn(key, false, bound);
+            Some(false)
+        }
+    }
+
+    /// Splits node `index` into its children: every move, in the solver's centre-out order,
+    /// without the mirror images of a symmetric position's moves.
+    fn split(&mut self, tree: &mut Tree, index: usize) {
+        let (columns, bound, depth) = {
+            let node = &tree.nodes[index];
+            (node.columns.clone(), node.bound, node.depth)
+        };
+        let position = self.position(&columns).expect("a node's moves are legal");
+        let mut children = Vec::new();
+        let mut seen = Vec::new();
+        with_position!(&position, |p| {
+            for &column in centre_out(self.width) {
+                let column = u32::from(column);
+                if !p.can_play(column) {
+                    continue;
+                }
+                let mut child = *p;
+                child.play_column(column).expect("the column was playable");
+                let key = folded_key(&child);
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                let mut moves = columns.clone();
+                moves.push(column as u8);
+                children.push(tree.nodes.len());
+                tree.nodes.push(Node {
+                    columns: moves,
+                    key,
+                    bound: 1 - bound,
+                    depth: depth + 1,
+                    children: None,
+                    expected: None,
+                    settled: false,
+                });
+            }
+        });
+        tree.nodes[index].children = Some(children);
+    }
+
+    /// The answer of a quick search of the position of `columns` to `bound`, if it finds one.
+    fn quick_answer(&mut self, columns: &[u8], bound: i8) -> Option<bool> {
+        let position = self.position(columns).ok()?;
+        let limits = Limits {
+            max_nodes: Some(self.quick_nodes),
+            ..Limits::default()
+        };
+        let below = Score::new(bound.saturating_sub(1));
+        with_position!(&position, |p| {
+            self.quick
+                .is_at_most_within(p, below, &limits)
+                .ok()
+                .map(|at_most_below| !at_most_below)
+        })
+    }
+
+    /// The job asking whether the position of `columns` scores at least `bound`.
+    fn job(&self, columns: &[u8], bound: i8) -> Job {
+        let moves = columns
+            .iter()
+            .map(|&column| {
+                if self.width <= 9 {
+                    char::from(b'1' + column)
+                } else {
+                    char::from(b'a' + column)
+                }
+            })
+            .collect();
+        Job {
+            moves,
+            bound: Score::new(bound),
+        }
+    }
+
+    /// The answer to "is the score of `key`'s position at least `bound`?", if proven.
+    fn known(&self, key: u128, bound: i8) -> Option<bool> {
+        let &(lower, upper) = self.facts.get(&key)?;
+        if lower >= bound {
+            Some(true)
+        } else if upper < bound {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Keeps a proven bound on `key`'s position: at least `bound`, or below it.
+    fn learn(&mut self, key: u128, at_least: bool, bound: i8) {
+        let bounds = self.facts.entry(key).or_insert((i8::MIN, i8::MAX));
+        if at_least {
+            bounds.0 = bounds.0.max(bound);
+        } else {
+            bounds.1 = bounds.1.min(bound.saturating_sub(1));
+        }
+    }
+
+    /// Narrows the root's range by what is proven of it.
+    fn update_root(&mut self) {
+        let Ok(position) = self.position(&self.root) else {
+            return;
+        };
+        let key = with_position!(&position, |p| folded_key(p));
+        if let Some(&(lower, upper)) = self.facts.get(&key) {
+            let progress = &mut self.progress;
+            progress.lower = progress.lower.max(lower);
+            progress.upper = progress.upper.min(upper).max(progress.lower);
+        }
+    }
+
+    /// The position of `columns` (0-based, from the empty board) on this board.
+    fn position(&self, columns: &[u8]) -> Result<AnyPosition, SolverError> {
+        AnyPosition::from_moves(self.width, self.height, columns)
+    }
+}
+
+/// The question asked of a root whose score lies in `lower..upper` (not yet known): the sign
+/// first (is it a win?), then the score nearest the one found, one step at a time, since the
+/// scores of the boards and openings worth splitting lie near zero.
+fn next_bound(lower: i8, upper: i8) -> i8 {
+    if lower <= 0 && upper >= 1 {
+        1
+    } else if lower >= 1 {
+        lower + 1
+    } else {
+        upper
+    }
+}
+
+/// A position's key, folded with its mirror image's, so that both share their proven bounds.
+fn folded_key<B: Bitboard>(position: &Position<B>) -> u128 {
+    let key = position.key();
+    key.to_u128()
+        .min(position.geometry().mirror_key(key).to_u128())
+}
+
+/// The widest range of a position's score: the exact score when the game is over or the side
+/// to move wins at once.
+fn score_range<B: Bitboard>(position: &Position<B>) -> (i8, i8) {
+    let area = position.geometry().area() as i32;
+    let moves = position.moves_played() as i32;
+    let (lower, upper) = if position.is_won() {
+        let lost = -((area + 2 - moves) / 2);
+        (lost, lost)
+    } else if position.is_full() {
+        (0, 0)
+    } else if position.can_win_next() {
+        let won = (area + 1 - moves) / 2;
+        (won, won)
+    } else {
+        (-(area - moves) / 2, (area + 1 - moves) / 2)
+    };
+    (lower as i8, upper as i8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a split solve of `root` on `width` x `height` to its end, answering every job with
+    /// a solver of its own: the score, and how many jobs it took.
+    fn split_solve(
+        width: u32,
+        height: u32,
+        root: &[u8],
+        depth: u32,
+        prediction: i8,
+    ) -> (Score, usize) {
+        let mut split = Split::new(width, height, root.to_vec(), depth, prediction).unwrap();
+        let mut solver = Solver::with_table_bits(18);
+        let mut jobs = 0;
+        loop {
+            let wanted = split.wanted();
+            if let Some(score) = split.score() {
+                assert!(wanted.is_empty());
+                return (score, jobs);
+            }
+            let job = wanted
+                .first()
+                .expect("an unsolved split wants a job")
+                .clone();
+            let columns: Vec<u8> = crate::notation::parse_moves(&job.moves, width as usize)
+                .unwrap()
+                .into_iter()
+                .map(|column| (column - 1) as u8)
+                .collect();
+            let position = AnyPosition::from_moves(width, height, &columns).unwrap();
+            let below = Score::new(job.bound.value() - 1);
+            let at_most = with_position!(&position, |p| solver
+                .is_at_most_within(p, below, &Limits::default())
+                .unwrap());
+            split.record(&job, !at_most).unwrap();
+            jobs += 1;
+        }
+    }
+
+    fn exact(width: u32, height: u32, root: &[u8]) -> Score {
+        let position = AnyPosition::from_moves(width, height, root).unwrap();
+        with_position!(&position, |p| Solver::with_table_bits(18).solve(p))
+    }
+
+    #[test]
+    fn a_split_solve_finds_the_score_a_single_search_does() {
+        for (width, height, root) in [
+            (5, 4, vec![]),
+            (6, 4, vec![]),
+            (5, 5, vec![2]),
+            (7, 4, vec![3, 3]),
+            (6, 5, vec![]),
+            (4, 6, vec![0, 1, 2]),
+        ] {
+            let expected = exact(width, height, &root);
+            let mut jobs = 0;
+            for depth in [1, 2, 3, 4] {
+                for prediction in [-2, 0, 1] {
+                    let (score, run_jobs) = split_solve(width, height, &root, depth, prediction);
+                    jobs += run_jobs;
+                    assert_eq!(
+                        score, expected,
+                        "{width}x{height} {root:?}, depth {depth}, predicting {prediction}"
+                    );
+                }
+            }
+            // Not every board is settled by the quick searches alone.
+            if (width, height) == (6, 5) {
+                assert!(jobs > 12, "{jobs}");
+            }
+        }
+    }
+
+    #[test]
+    fn results_from_another_run_answer_at_once() {
+        let mut first = Split::new(6, 4, vec![], 2, 0).unwrap();
+        let mut lines = Vec::new();
+        let mut solver = Solver::with_table_bits(18);
+        while let Some(job) = first.wanted().first().cloned() {
+            let columns: Vec<u8> = crate::notation::parse_moves(&job.moves, 6)
+                .unwrap()
+                .into_iter()
+                .map(|column| (column - 1) as u8)
+                .collect();
+            let position = Position::<u64>::from_moves(6, 4, &columns).unwrap();
+            let at_most = solver
+                .is_at_most_within(
+                    &position,
+                    Score::new(job.bound.value() - 1),
+                    &Limits::default(),
+                )
+                .unwrap();
+            lines.push(job.result_line(!at_most));
+            first.record(&job, !at_most).unwrap();
+        }
+        assert!(lines.len() > 1, "{lines:?}");
+        let mut again = Split::new(6, 4, vec![], 2, 0).unwrap();
+        for line in &lines {
+            again.record_line(line).unwrap();
+        }
+        assert!(again.wanted().is_empty());
+        assert_eq!(again.score(), first.score());
+        assert_eq!(again.progress().answered, lines.len() as u64);
+    }
+
+    #[test]
+    fn result_lines_are_read_or_refused_with_the_reason() {
+        let mut split = Split::new(7, 6, vec![], 2, 0).unwrap();
+        split.record_line("44 >=0").unwrap();
+        split.record_line("4455 <19").unwrap();
+        for line in ["44", "44 =0", "44 >=x", "", "48 >=0"] {
+            assert!(split.record_line(line).is_err(), "{line}");
+        }
+        assert_eq!(
+            split.record_line("48 >=0").unwrap_err().to_string(),
+            "the moves of '48 >=0' cannot be played on the 7x6 board: move 2: column 8 is off the board (columns 1-7)"
+        );
+        // Wide boards' moves are letters.
+        let mut wide = Split::new(10, 4, vec![], 1, 0).unwrap();
+        let jobs = wide.wanted();
+        assert!(jobs
+            .iter()
+            .all(|job| job.moves.chars().all(|c| c.is_ascii_lowercase())));
+        wide.record_line("j >=0").unwrap();
+    }
+}
