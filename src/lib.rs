@@ -7,7 +7,8 @@
 //! line reading, save files, book files and the built-in book) → [`protocol`] (the line
 //! interpreter's session and its stdio loop). They are re-exported here under the same names.
 //! This crate adds the front ends that need a terminal, signals or the command line: [`play`]
-//! (the terminal game), [`batch`] (solver batch mode, checkpoints and benchmark) and
+//! (the terminal game), [`batch`] (solver batch mode, checkpoints and benchmark), [`split`] (a
+//! solve split into jobs, as files for a cluster) and
 //! [`bookbuild`] (building and checking books) → [`cmd`], the command line: its words, running
 //! the mode asked for and the exit status, called by a thin `main.rs`.
 
@@ -17,3 +18,4 @@ pub mod batch;
 pub mod bookbuild;
 pub mod cmd;
 pub mod play;
+pub mod split;

@@ -21,7 +21,7 @@ use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions, Program};
 use crate::protocol::Trust;
 use crate::solver::book::Book;
-use crate::solver::{Score, TableSize};
+use crate::solver::{Score, SplitSettings, TableSize};
 use crate::textio::book::{built_in_book, read_book, BookFileError};
 use c4_core::ThreadCount;
 
@@ -111,6 +111,80 @@ pub enum Mode {
         positions c4's FEN. The same dialect starts when the first line given to c4 is 'ugi'."
     )]
     Ugi(UgiArgs),
+    /// Split a solve into jobs for a cluster: a plan file of commands, and a merge of their answers
+    #[command(
+        display_name = "c4",
+        long_about = "Split a solve into jobs that a cluster runs (a Slurm job array, GNU \
+        parallel), as files in one folder every machine sees: 'c4 split plan DIR' writes \
+        DIR/plan.txt, one shell command a line, each answering one job with c4 solve --at-least \
+        and a checkpoint of its own; 'c4 split merge DIR' adds the jobs' answers to \
+        DIR/results.txt, says how far the solve has come and writes the next plan, until it \
+        writes the score as c4 solve does (docs/cluster.md). With Ray: python -m c4.cluster."
+    )]
+    Split(SplitArgs),
+}
+
+/// `c4 split`'s subcommands.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// Plan or merge.
+    #[command(subcommand)]
+    pub step: SplitStep,
+}
+
+/// A step of a split solve.
+#[derive(Debug, Subcommand)]
+pub enum SplitStep {
+    /// Start a split solve in a new folder and write its first plan
+    Plan(SplitPlanArgs),
+    /// Add the finished jobs' answers, say how far the solve has come, write the next plan
+    Merge(SplitMergeArgs),
+}
+
+/// `c4 split plan`'s flags.
+#[derive(Debug, Args)]
+pub struct SplitPlanArgs {
+    /// The folder of the solve (made if missing): results, plan, answers and checkpoints
+    pub folder: PathBuf,
+    /// The position to solve: moves from the empty board as c4 solve reads them (none: the
+    /// empty board)
+    #[arg(default_value = "")]
+    pub moves: String,
+    /// The board, WIDTHxHEIGHT
+    #[arg(long, value_name = "WxH", default_value = "7x6", value_parser = board_size)]
+    pub board: BatchBoard,
+    /// How many plies below the position the jobs lie: more, smaller jobs for more machines
+    #[arg(long, value_name = "PLIES", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// The score expected, if known roughly: the first questions follow it
+    #[arg(long, value_name = "SCORE", default_value_t = 0, allow_hyphen_values = true, value_parser = clap::value_parser!(i8).range(-64..=64))]
+    pub expect: i8,
+    /// The c4 program the plan's lines run, as every machine finds it (default: this one)
+    #[arg(long, value_name = "PATH")]
+    pub c4: Option<PathBuf>,
+}
+
+/// `c4 split merge`'s flags.
+#[derive(Debug, Args)]
+pub struct SplitMergeArgs {
+    /// The folder of the solve
+    pub folder: PathBuf,
+    /// The c4 program the plan's lines run, as every machine finds it (default: this one)
+    #[arg(long, value_name = "PATH")]
+    pub c4: Option<PathBuf>,
+}
+
+impl SplitPlanArgs {
+    /// The solve these flags describe.
+    pub fn settings(&self) -> SplitSettings {
+        SplitSettings {
+            width: self.board.width(),
+            height: self.board.height(),
+            root: self.moves.clone(),
+            depth: self.depth,
+            prediction: self.expect,
+        }
+    }
 }
 
 /// `c4 ugi`'s flags.

@@ -6,12 +6,13 @@ use std::process::ExitCode;
 use thiserror::Error;
 
 use super::book::{self, BarStyle};
-use super::cli::{self, usage_error, Cli, Mode};
+use super::cli::{self, usage_error, Cli, Mode, SplitStep};
 #[cfg(unix)]
 use super::signals;
 use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
 use crate::bookbuild::BuildError;
 use crate::protocol::{self, ugi, Options};
+use crate::split::{self, SplitRunError};
 use crate::textio::book::BookFileError;
 use crate::textio::describe;
 
@@ -59,6 +60,9 @@ pub enum Failure {
     /// [`Failure::Usage`]).
     #[error("c4 book: {0}")]
     Book(BuildError),
+    /// `c4 split` could not do what it was asked.
+    #[error("c4 split: {0}")]
+    Split(#[from] SplitRunError),
     /// Reading standard input or writing standard output failed.
     #[error("c4: {}", describe(.0))]
     Io(#[from] io::Error),
@@ -71,7 +75,8 @@ impl Failure {
             Failure::Usage(e) if !e.use_stderr() => EXIT_SUCCESS,
             Failure::Usage(_) | Failure::UnusableBook { .. } | Failure::BenchFile(_) => EXIT_USAGE,
             Failure::Book(BuildError::BookFile(_)) => EXIT_USAGE,
-            Failure::Book(_) | Failure::Io(_) => EXIT_FAILURE,
+            Failure::Split(e) if e.is_usage() => EXIT_USAGE,
+            Failure::Book(_) | Failure::Io(_) | Failure::Split(_) => EXIT_FAILURE,
         }
     }
 
@@ -158,6 +163,23 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
             })
         }
         Some(Mode::Bench(args)) => bench(&args),
+        Some(Mode::Split(args)) => {
+            let mut stdout = io::stdout().lock();
+            let this = std::env::current_exe()?;
+            match args.step {
+                SplitStep::Plan(args) => {
+                    let c4 = args.c4.clone().unwrap_or(this);
+                    let folder = std::path::absolute(&args.folder)?;
+                    split::plan(&folder, &args.settings(), &c4, &mut stdout)?;
+                }
+                SplitStep::Merge(args) => {
+                    let c4 = args.c4.clone().unwrap_or(this);
+                    let folder = std::path::absolute(&args.folder)?;
+                    split::merge(&folder, &c4, &mut stdout)?;
+                }
+            }
+            Ok(Done::Success)
+        }
         Some(Mode::Book(args)) => {
             let mut stdout = io::stdout().lock();
             let mut stderr = io::stderr();

@@ -39,6 +39,6 @@ pub use parallel::{MAX_THREADS, PARALLEL_MIN_NODES};
 pub use position::Position;
 pub use proven::ProbeProgress;
 pub use score::{Score, Verdict};
-pub use split::{Job, Split, SplitError, SplitProgress, QUICK_NODES};
+pub use split::{Job, Split, SplitError, SplitProgress, SplitSettings, QUICK_NODES};
 pub use state::Solver;
 pub use table_size::TableSize;

@@ -42,6 +42,21 @@ pub enum SplitError {
     /// The board cannot be solved.
     #[error("{0}")]
     Board(#[from] SolverError),
+    /// A results file does not start with the line that names its solve.
+    #[error("'{0}' is not the first line of a split solve's results: expected '# c4 split results: board WxH, root MOVES, depth D, prediction P'")]
+    NotAHeader(String),
+    /// The root's moves cannot be played on the board.
+    #[error("the root '{root}' cannot be played on the {width}x{height} board: {reason}")]
+    BadRoot {
+        /// The root's moves.
+        root: String,
+        /// The board's width.
+        width: u32,
+        /// The board's height.
+        height: u32,
+        /// Why not.
+        reason: String,
+    },
     /// A result line is not `MOVES >=B` or `MOVES <B`.
     #[error("'{0}' is not a result: expected the moves, a space, then >=B or <B (as c4 solve --at-least writes)")]
     NotAResult(String),
@@ -57,6 +72,72 @@ pub enum SplitError {
         /// Why not.
         reason: String,
     },
+}
+
+/// What a split solve is of, and how it is split: the first line of its results, so that a
+/// run stopped anywhere goes on with nothing but its results file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitSettings {
+    /// The board's width.
+    pub width: u32,
+    /// The board's height.
+    pub height: u32,
+    /// The position solved: its moves from the empty board as `c4 solve` reads them (empty
+    /// for the empty board).
+    pub root: String,
+    /// How many plies below the root the jobs lie.
+    pub depth: u32,
+    /// The score expected, which the first questions' trees follow.
+    pub prediction: i8,
+}
+
+/// How a results file starts.
+const HEADER_START: &str = "# c4 split results: board ";
+
+impl SplitSettings {
+    /// The results file's first line: `# c4 split results: board 10x4, root -, depth 4,
+    /// prediction 0` (`-` for the empty board).
+    pub fn header(&self) -> String {
+        let root = if self.root.is_empty() {
+            "-"
+        } else {
+            &self.root
+        };
+        format!(
+            "{HEADER_START}{}x{}, root {root}, depth {}, prediction {}",
+            self.width, self.height, self.depth, self.prediction
+        )
+    }
+
+    /// The settings a results file's first line gives.
+    ///
+    /// # Errors
+    /// [`SplitError::NotAHeader`] unless the line is as [`header`](Self::header) writes it.
+    pub fn from_header(line: &str) -> Result<SplitSettings, SplitError> {
+        let not_a_header = || SplitError::NotAHeader(line.to_string());
+        let rest = line
+            .trim_end()
+            .strip_prefix(HEADER_START)
+            .ok_or_else(not_a_header)?;
+        let fields: Vec<&str> = rest.split(", ").collect();
+        let [board, root, depth, prediction] = fields[..] else {
+            return Err(not_a_header());
+        };
+        let (width, height) = board.split_once('x').ok_or_else(not_a_header)?;
+        let field = |text: &str, name: &str| text.strip_prefix(name).map(str::to_string);
+        let root = field(root, "root ").ok_or_else(not_a_header)?;
+        Ok(SplitSettings {
+            width: width.parse().map_err(|_| not_a_header())?,
+            height: height.parse().map_err(|_| not_a_header())?,
+            root: if root == "-" { String::new() } else { root },
+            depth: field(depth, "depth ")
+                .and_then(|d| d.parse().ok())
+                .ok_or_else(not_a_header)?,
+            prediction: field(prediction, "prediction ")
+                .and_then(|p| p.parse().ok())
+                .ok_or_else(not_a_header)?,
+        })
+    }
 }
 
 /// One job: a position, given by its moves from the empty board, and its question, whether
@@ -176,6 +257,48 @@ impl Split {
         };
         split.update_root();
         Ok(split)
+    }
+
+    /// The split solve `settings` describe.
+    ///
+    /// # Errors
+    /// The board cannot be solved, or the root's moves cannot be played on it.
+    pub fn from_settings(settings: &SplitSettings) -> Result<Split, SplitError> {
+        let SplitSettings { width, height, .. } = *settings;
+        let bad_root = |reason: String| SplitError::BadRoot {
+            root: settings.root.clone(),
+            width,
+            height,
+            reason,
+        };
+        let root = crate::notation::parse_moves(&settings.root, width as usize)
+            .map_err(|e| bad_root(e.to_string()))?
+            .into_iter()
+            .map(|column| (column - 1) as u8)
+            .collect();
+        Split::new(width, height, root, settings.depth, settings.prediction).map_err(|e| match e {
+            SplitError::Board(
+                SolverError::BoardTooLarge { .. } | SolverError::SideTooLong { .. },
+            ) => e,
+            other => bad_root(other.to_string()),
+        })
+    }
+
+    /// The arguments of the `c4` run that answers this split's jobs of `bound`, one per line
+    /// of its standard input (add `--checkpoint-dir DIR` or `--checkpoint FILE`, and
+    /// `--hash` as wanted).
+    pub fn job_arguments(&self, bound: Score) -> Vec<String> {
+        let mut arguments = vec![
+            "solve".to_string(),
+            "--board".to_string(),
+            format!("{}x{}", self.width, self.height),
+            "--no-book".to_string(),
+        ];
+        if self.folds_mirrors() {
+            arguments.push("--fold-mirrors".to_string());
+        }
+        arguments.push(format!("--at-least={bound}"));
+        arguments
     }
 
     /// Whether the jobs should fold mirror images in their searches' tables (`c4 solve

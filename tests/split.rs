@@ -1,0 +1,181 @@
+//! `c4 split` through the real binary, the plan-file path of a solve split into jobs: plan,
+//! run every line of the plan with GNU parallel (two at a time, as on a small cluster), merge,
+//! again until the score is known, which must be the one `c4 solve` finds; and a run stopped
+//! between rounds goes on without running a finished job again.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command as Process;
+
+use common::c4;
+
+/// Runs every line of `folder`'s plan with `parallel -j2` where GNU parallel is installed (CI
+/// installs it, and a CI run without it fails), else one after the other with `sh`.
+fn run_plan(folder: &Path) {
+    let plan = fs::File::open(folder.join("plan.txt")).unwrap();
+    let has_parallel = Process::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    assert!(
+        has_parallel || std::env::var_os("CI").is_none(),
+        "CI runs the plan with GNU parallel: install it (apt-get install parallel)"
+    );
+    let status = if has_parallel {
+        Process::new("parallel")
+            .args(["-j2", "--halt", "now,fail=1"])
+            .stdin(plan)
+            .status()
+    } else {
+        Process::new("sh").stdin(plan).status()
+    };
+    assert!(status.unwrap().success());
+}
+
+/// Plans, runs and merges `moves` on `board` split `depth` plies deep until the score is
+/// known: the score line, and how many rounds it took.
+fn split_solve(name: &str, board: &str, moves: &str, depth: &str) -> (String, usize) {
+    let folder = common::empty_folder("split", name).join("run");
+    let folder_text = folder.to_str().unwrap();
+    let planned = c4(
+        &[
+            "split",
+            "plan",
+            folder_text,
+            moves,
+            "--board",
+            board,
+            "--depth",
+            depth,
+        ],
+        "",
+    );
+    assert_eq!(planned.code, 0, "{}", planned.stderr);
+    for round in 1..200 {
+        if fs::read_to_string(folder.join("plan.txt"))
+            .unwrap()
+            .is_empty()
+        {
+            let last = planned
+                .stdout
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_string();
+            return (last, round);
+        }
+        run_plan(&folder);
+        let merged = c4(&["split", "merge", folder_text], "");
+        assert_eq!(merged.code, 0, "{}", merged.stderr);
+        if fs::read_to_string(folder.join("plan.txt"))
+            .unwrap()
+            .is_empty()
+        {
+            let last = merged.stdout.lines().last().unwrap().to_string();
+            return (last, round);
+        }
+    }
+    panic!("{board} {moves}: no score after 200 rounds");
+}
+
+#[test]
+fn a_split_solve_through_plan_files_finds_the_score_c4_solve_does() {
+    for (board, moves, depth) in [("6x5", "", "2"), ("7x4", "4", "3"), ("5x6", "33", "2")] {
+        let solved = c4(
+            &["solve", "--board", board, "--no-book"],
+            &format!("{moves}\n"),
+        );
+        assert_eq!(solved.code, 0);
+        let (score_line, rounds) = split_solve(&format!("{board}-{moves}"), board, moves, depth);
+        assert_eq!(score_line, solved.stdout.trim_end(), "{board} {moves}");
+        assert!(rounds >= 1);
+    }
+}
+
+#[test]
+fn a_merge_goes_on_from_the_results_and_runs_no_finished_job_again() {
+    let folder = common::empty_folder("split", "resume").join("run");
+    let folder_text = folder.to_str().unwrap();
+    let planned = c4(
+        &[
+            "split",
+            "plan",
+            folder_text,
+            "--board",
+            "6x5",
+            "--depth",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(planned.code, 0, "{}", planned.stderr);
+    run_plan(&folder);
+    let first = c4(&["split", "merge", folder_text], "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let results = fs::read_to_string(folder.join("results.txt")).unwrap();
+    let answered: Vec<&str> = results.lines().skip(1).collect();
+    assert!(!answered.is_empty());
+    // Merged again, with the same answers in out/: nothing new, and the plan asks for none of
+    // the jobs already answered.
+    let again = c4(&["split", "merge", folder_text], "");
+    assert!(
+        again.stdout.starts_with("c4 split: 0 new answers"),
+        "{}",
+        again.stdout
+    );
+    let plan = fs::read_to_string(folder.join("plan.txt")).unwrap();
+    for line in plan.lines() {
+        let moves = line.split('\'').nth(1).unwrap();
+        let bound = line
+            .split("--at-least=")
+            .nth(1)
+            .unwrap()
+            .split('\'')
+            .next()
+            .unwrap();
+        assert!(
+            !answered
+                .iter()
+                .any(|a| *a == format!("{moves} >={bound}") || *a == format!("{moves} <{bound}")),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn a_started_folder_is_not_planned_again_and_bad_results_are_named() {
+    let folder = common::empty_folder("split", "refusals").join("run");
+    let folder_text = folder.to_str().unwrap();
+    assert_eq!(
+        c4(&["split", "plan", folder_text, "--board", "5x4"], "").code,
+        0
+    );
+    let again = c4(&["split", "plan", folder_text, "--board", "5x4"], "");
+    assert_eq!(again.code, 2);
+    assert!(
+        again.stderr.contains("already holds a split solve"),
+        "{}",
+        again.stderr
+    );
+    fs::write(folder.join("out").join("bad.txt"), "33 maybe\n").unwrap();
+    let merged = c4(&["split", "merge", folder_text], "");
+    assert_eq!(merged.code, 1);
+    assert!(
+        merged
+            .stderr
+            .contains("bad.txt, line 1: '33 maybe' is not a result"),
+        "{}",
+        merged.stderr
+    );
+    let missing = c4(&["split", "merge", "/nonexistent/c4-split"], "");
+    assert_eq!(missing.code, 1);
+    assert!(
+        missing.stderr.contains("no such file or directory"),
+        "{}",
+        missing.stderr
+    );
+    let bad_root = c4(&["split", "plan", folder_text, "88", "--board", "5x4"], "");
+    assert_eq!(bad_root.code, 2, "{}", bad_root.stderr);
+}
