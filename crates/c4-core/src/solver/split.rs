@@ -515,22 +515,26 @@ impl Split {
         }
     }
 
-    /// Splits node `index` into its children: every move, in the solver's centre-out order,
-    /// without the mirror images of a symmetric position's moves.
+    /// Splits node `index` into its children: every move, without the mirror images of a
+    /// symmetric position's moves, in the search's own order (the prover's first choice): the
+    /// moves that make more threats first, then centre-out, the moves that lose at once last.
     fn split(&mut self, tree: &mut Tree, index: usize) {
         let (columns, bound, depth) = {
             let node = &tree.nodes[index];
             (node.columns.clone(), node.bound, node.depth)
         };
         let position = self.position(&columns).expect("a node's moves are legal");
-        let mut children = Vec::new();
+        let mut moves_by_weight = Vec::new();
         let mut seen = Vec::new();
         with_position!(&position, |p| {
+            let (opponent, own) = (p.opponent_winning_cells(), p.own_winning_cells());
+            let safe = p.non_losing_moves(opponent);
             for &column in centre_out(self.width) {
                 let column = u32::from(column);
                 if !p.can_play(column) {
                     continue;
                 }
+                let cell = p.cell_in(column);
                 let mut child = *p;
                 child.play_column(column).expect("the column was playable");
                 let key = folded_key(&child);
@@ -538,20 +542,34 @@ impl Split {
                     continue;
                 }
                 seen.push(key);
-                let mut moves = columns.clone();
-                moves.push(column as u8);
-                children.push(tree.nodes.len());
-                tree.nodes.push(Node {
-                    columns: moves,
-                    key,
-                    bound: 1 - bound,
-                    depth: depth + 1,
-                    children: None,
-                    expected: None,
-                    settled: false,
-                });
+                // The search's weights (negamax.rs), a losing move below every other.
+                let weight = if cell & safe == Bitboard::ZERO {
+                    -1
+                } else {
+                    let created = p.winning_cells_after(cell);
+                    ((created & !(opponent << 1)).count_ones()
+                        + u32::from((cell << 1) & own == Bitboard::ZERO)) as i32
+                };
+                moves_by_weight.push((weight, column, key));
             }
         });
+        // Stable: centre-out among equal weights.
+        moves_by_weight.sort_by_key(|&(weight, _, _)| std::cmp::Reverse(weight));
+        let mut children = Vec::new();
+        for (_, column, key) in moves_by_weight {
+            let mut moves = columns.clone();
+            moves.push(column as u8);
+            children.push(tree.nodes.len());
+            tree.nodes.push(Node {
+                columns: moves,
+                key,
+                bound: 1 - bound,
+                depth: depth + 1,
+                children: None,
+                expected: None,
+                settled: false,
+            });
+        }
         tree.nodes[index].children = Some(children);
     }
 

@@ -1,0 +1,99 @@
+//! `c4.cluster.Split`: the engine's split solve ([`c4_core::solver::Split`]) for the Python
+//! driver that runs its jobs on Ray (`python/c4/cluster.py`); the splitting, the results'
+//! format and the jobs' command line are all the engine's.
+
+use c4_core::solver::{Score, Split as EngineSplit, SplitSettings};
+use pyo3::prelude::*;
+
+use crate::value_error;
+
+/// A solve of one position split into jobs: hand in each job's answer line, ask which jobs are
+/// wanted, until the score is known.
+// Not sent between threads: the driver owns it on its own thread.
+#[pyclass(module = "c4.cluster", name = "Split", unsendable)]
+pub struct Split {
+    split: EngineSplit,
+    settings: SplitSettings,
+}
+
+#[pymethods]
+impl Split {
+    /// A split solve of the position `root` (moves from the empty board, as `c4 solve` reads
+    /// them) on the `width` x `height` board, its jobs `depth` plies below the root, the
+    /// first questions following the score `prediction`.
+    #[new]
+    #[pyo3(signature = (width, height, root = String::new(), depth = 4, prediction = 0))]
+    fn new(width: u32, height: u32, root: String, depth: u32, prediction: i8) -> PyResult<Split> {
+        let settings = SplitSettings {
+            width,
+            height,
+            root,
+            depth,
+            prediction,
+        };
+        Split::from(settings)
+    }
+
+    /// The split solve a results file's first line names.
+    #[staticmethod]
+    fn from_header(line: &str) -> PyResult<Split> {
+        Split::from(SplitSettings::from_header(line).map_err(value_error)?)
+    }
+
+    /// The results file's first line, naming this solve.
+    fn header(&self) -> String {
+        self.settings.header()
+    }
+
+    /// The root's moves, as given.
+    #[getter]
+    fn root(&self) -> String {
+        self.settings.root.clone()
+    }
+
+    /// Hands in a job's answer as `c4 solve --at-least` writes it: `MOVES >=B` or `MOVES <B`.
+    fn record_line(&mut self, line: &str) -> PyResult<()> {
+        self.split.record_line(line).map_err(value_error)
+    }
+
+    /// The jobs wanted now, the most needed first, as (moves, bound) pairs.
+    fn wanted(&mut self) -> Vec<(String, i8)> {
+        self.split
+            .wanted()
+            .into_iter()
+            .map(|job| (job.moves, job.bound.value()))
+            .collect()
+    }
+
+    /// The arguments of the `c4` run that answers jobs of `bound`, one per line of its input.
+    fn job_arguments(&self, bound: i8) -> Vec<String> {
+        self.split.job_arguments(Score::new(bound))
+    }
+
+    /// The root's score once known, else None.
+    #[getter]
+    fn score(&self) -> Option<i8> {
+        self.split.score().map(Score::value)
+    }
+
+    /// How far the solve has come: (lower, upper, questions, answered, settled_quickly,
+    /// re_expanded), the score lying in lower..=upper.
+    fn progress(&self) -> (i8, i8, u32, u64, u64, u64) {
+        let p = self.split.progress();
+        (
+            p.lower,
+            p.upper,
+            p.questions,
+            p.answered,
+            p.settled_quickly,
+            p.re_expanded,
+        )
+    }
+}
+
+impl Split {
+    fn from(settings: SplitSettings) -> PyResult<Split> {
+        let split = EngineSplit::from_settings(&settings).map_err(value_error)?;
+        Ok(Split { split, settings })
+    }
+}

@@ -1,0 +1,114 @@
+"""c4.cluster: a solve split into jobs that Ray runs on this machine (2 workers), against a
+single ``c4 solve``: the same scores, with a worker process killed mid-run, and after a stop,
+going on without running a finished job again. Needs Ray and the c4 program (run-tests builds
+it and sets C4_BINARY)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from c4.cluster import Split, solve
+
+ray = pytest.importorskip("ray")
+
+C4 = os.environ.get("C4_BINARY") or str(
+    Path(__file__).resolve().parents[3] / "target" / "release" / "c4"
+)
+
+
+def exact(width: int, height: int, moves: str) -> int:
+    """The score ``c4 solve`` gives."""
+    run = subprocess.run(
+        [C4, "solve", "--board", f"{width}x{height}", "--no-book"],
+        input=moves + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(run.stdout.split()[-1])
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def provers() -> list[int]:
+    """The ids of the processes of the Prover actors."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if b"ray::Prover" in cmdline.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_ray_solve_finds_the_score_c4_solve_does(tmp_path, local_ray):
+    for width, height, moves, depth in [(6, 5, "", 3), (7, 4, "4", 3), (5, 6, "33", 2)]:
+        folder = tmp_path / f"{width}x{height}-{moves}"
+        split = Split(width, height, moves, depth)
+        score = solve(folder, split, workers=2, c4=C4, log=None)
+        assert score == exact(width, height, moves), (width, height, moves)
+
+
+def test_a_killed_worker_is_restarted_and_the_score_is_the_same(tmp_path, local_ray):
+    folder = tmp_path / "9x4"
+    outcome: dict[str, int | None] = {}
+
+    def run() -> None:
+        outcome["score"] = solve(folder, Split(9, 4, "", 4), workers=2, c4=C4, log=None)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and thread.is_alive():
+        time.sleep(0.5)
+        answered = len((folder / "results.txt").read_text().splitlines()) - 1 if (
+            folder / "results.txt").exists() else 0
+        pids = provers()
+        if answered >= 3 and pids:
+            killed = pids[0]
+            os.kill(killed, signal.SIGKILL)
+    assert killed is not None, "the run ended before a worker could be killed"
+    thread.join(timeout=300)
+    assert not thread.is_alive()
+    assert outcome["score"] == exact(9, 4, "") == -1
+
+
+def test_a_stopped_run_goes_on_without_running_a_finished_job_again(tmp_path, local_ray):
+    folder = tmp_path / "7x5"
+    first = solve(folder, Split(6, 5, "", 3), workers=2, c4=C4, log=None, stop_after=4)
+    assert first is None
+    before = (folder / "results.txt").read_text().splitlines()
+    assert len(before) >= 1 + 4
+    score = solve(folder, workers=2, c4=C4, log=None)
+    after = (folder / "results.txt").read_text().splitlines()
+    assert score == exact(6, 5, "")
+    assert after[: len(before)] == before
+    answers = after[1:]
+    assert len(answers) == len(set(answers)), "a job was answered twice"
+
+
+def test_another_solve_in_the_same_folder_is_refused(tmp_path):
+    folder = tmp_path / "taken"
+    folder.mkdir()
+    (folder / "results.txt").write_text(Split(6, 5, "", 3).header() + "\n")
+    with pytest.raises(ValueError, match="holds another solve"):
+        solve(folder, Split(7, 4, "", 3), workers=2, c4=C4, log=None)
+    with pytest.raises(ValueError, match="not the first line"):
+        Split.from_header("# something else")
