@@ -6,7 +6,8 @@
 //! existing file: it writes a new file beside the target ([`NewFile`]), reads it back, and only
 //! then renames it over the target. A symbolic link is followed to the file it names, the file
 //! keeps its permissions, and anything but a regular file (a device, a pipe) is refused, since
-//! the rename would replace it. Loading reads regular files only ([`open_regular`]).
+//! the rename would replace it. Loading reads regular files of at most [`MAX_SAVE_BYTES`] only
+//! ([`read_at_most`]).
 
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::files::{open_regular, NewFile};
+use super::files::{read_at_most, NewFile, SizeLimit};
 use super::words::describe;
 use crate::notation::{
     fen_of, Fen, FenError, FenPositionError, SettingError, Settings, SettingsVariantError,
@@ -28,10 +29,16 @@ const RULES_WORD: &str = "#c4";
 /// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
 pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
 
+/// How much of a saved game's file is read.
+const SAVE_FILE: SizeLimit = SizeLimit {
+    bytes: MAX_SAVE_BYTES,
+    holds: "a saved game",
+};
+
 /// Why a game could not be saved or loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SaveError {
-    /// The file system refused.
+    /// The file system refused, or the file is no regular file or too large to be a saved game.
     #[error("cannot {action} {path}: {reason}")]
     Io {
         action: &'static str,
@@ -43,9 +50,6 @@ pub enum SaveError {
         "cannot save {0}: the file read back differs from what was written; the old file is kept"
     )]
     ReadBack(String),
-    /// The file is larger than any saved game.
-    #[error("cannot load {path}: the file has more than {MAX_SAVE_BYTES} bytes, too many for a saved game")]
-    TooLarge { path: String },
     /// The file is not text.
     #[error("cannot load {0}: the file is not UTF-8 text")]
     NotText(String),
@@ -268,14 +272,7 @@ fn write_checked(
 /// sets the board size.
 pub fn load(path: &Path) -> Result<(Vec<String>, Game), SaveError> {
     let shown = path.display().to_string();
-    let file = open_regular(path).map_err(io_error("load", path))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SAVE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_error("load", path))?;
-    if bytes.len() as u64 > MAX_SAVE_BYTES {
-        return Err(SaveError::TooLarge { path: shown });
-    }
+    let bytes = read_at_most(path, SAVE_FILE).map_err(io_error("load", path))?;
     let text = String::from_utf8(bytes).map_err(|_| SaveError::NotText(shown.clone()))?;
     parse(&text).map_err(|e| e.at(&shown))
 }
