@@ -15,7 +15,8 @@
 //! - [`BatchMode::Analyze`]: `MOVES S1 S2 ... SW`, the score of each column for the side to move
 //!   after playing it, `-` where the column is full or the game is over;
 //! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2 (column 8): the column is
-//!   off the board (columns 1-7)`, with MOVES's control characters escaped.
+//!   off the board (columns 1-7)`, with MOVES's control characters and line and paragraph
+//!   separators escaped.
 //!
 //! A sequence that ends the game is a position like any other: a won game scores as the loser
 //! to move (`4455667 -18`), a full board 0, and analysis shows every column `-`.
