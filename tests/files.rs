@@ -1,7 +1,7 @@
 //! Files that `c4` is told to read or write, through the real binary: nothing planted at a name
 //! it writes through is followed or removed, a file that is not a regular one (a pipe, a device,
-//! `/dev/stdin`) is refused at once, and a checkpointed run leaves no lock behind and fails on a
-//! checkpoint it cannot use.
+//! `/dev/stdin`) or a huge one is refused at once, and a checkpointed run leaves no lock behind
+//! and fails on a checkpoint it cannot use.
 #![cfg(unix)]
 
 mod common;
@@ -189,6 +189,64 @@ fn the_protocol_refuses_a_pipe_or_a_device_and_reads_the_commands_after_it() {
     let (code, out, _) = c4_in(&folder, &["play"], "l\npipe\nq\n");
     assert_eq!(code, 0);
     assert!(out.contains(NOT_REGULAR), "{out}");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn a_huge_file_is_refused_by_its_size_at_every_door() {
+    let folder = scratch("huge");
+    // 10 GiB, all of it a hole: each reader refuses it by the size the system gives, where
+    // reading up to its limit took a book's reader seconds and 1 GiB.
+    fs::File::create(folder.join("huge"))
+        .unwrap()
+        .set_len(10 << 30)
+        .unwrap();
+    let book = "the file has more than 1073741824 bytes, too many for a book";
+    let (code, out, err) = c4_in(
+        &folder,
+        &[],
+        "book load huge
+load huge
+fen
+",
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        format!(
+            "? cannot load book huge: {book}\n\n\
+             ? cannot load huge: the file has more than 16384 bytes, too many for a saved game\n\n\
+             = 7/7/7/7/7/7 x\n\n"
+        )
+    );
+    let cases: [(&[&str], String); 5] = [
+        (
+            &["solve", "--book", "huge"],
+            format!("c4 solve: cannot load book huge: {book}\n"),
+        ),
+        (
+            &["bench", "huge"],
+            "c4 bench: cannot read huge: the file has more than 67108864 bytes, too many for a \
+             benchmark file\n"
+                .into(),
+        ),
+        (
+            &["bench", "--book", "huge", "--empty"],
+            format!("c4 bench: cannot load book huge: {book}\n"),
+        ),
+        (
+            &["book", "info", "huge"],
+            format!("c4 book: huge: {book}\n"),
+        ),
+        (
+            &["book", "verify", "huge"],
+            format!("c4 book: huge: {book}\n"),
+        ),
+    ];
+    for (args, said) in cases {
+        let (code, out, err) = c4_in(&folder, args, "");
+        assert_eq!((code, out.as_str(), err), (2, "", said), "{args:?}");
+    }
     fs::remove_dir_all(&folder).unwrap();
 }
 

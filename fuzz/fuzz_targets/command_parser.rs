@@ -8,14 +8,16 @@
 use c4::notation::{Fen, MoveText};
 use c4::protocol::parse_request;
 use c4::protocol::ugi::parse_ugi;
-use c4::rules::Variant;
+use c4::rules::{unfit_in_a_line, Variant};
 use libfuzzer_sys::fuzz_target;
 
 fn parse_all(text: &str) {
-    // Command lines reach the parsers only once the interpreter has refused those with control
-    // characters (a tab aside): `new tokens \0\u{b}` never parses there, and would not read
-    // back the same (the display's trailing `\u{b}` is trimmed as a blank).
-    let command_line = !text.chars().any(|c| c.is_control() && c != '\t');
+    // Command lines reach the parsers only once the interpreter has refused those with a
+    // character one line cannot hold (a tab aside): `new tokens \0\u{b}` never parses there,
+    // and would not read back the same (the display's trailing `\u{b}` is trimmed as a blank).
+    let command_line = !text
+        .chars()
+        .any(|c| c != '\t' && unfit_in_a_line(c).is_some());
     if let Some(command) = command_line
         .then(|| parse_request(text).command.ok())
         .flatten()

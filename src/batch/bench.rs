@@ -3,7 +3,7 @@
 //! board sizes with `--sizes`), and the empty board's single long solve (`--empty`).
 
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,7 +20,7 @@ use crate::solver::book::Book;
 use crate::solver::{AnyPosition, Score, TableSize};
 use crate::textio::book::built_in_book;
 use crate::textio::describe;
-use crate::textio::files::open_regular;
+use crate::textio::files::{read_at_most, SizeLimit};
 use c4_core::with_position;
 
 /// Where [`run_bench`] writes what is not its results.
@@ -131,6 +131,13 @@ pub enum BenchError {
     Output(#[from] io::Error),
 }
 
+/// The most of a benchmark file read: a million positions, far more than a run could time, fit
+/// in it.
+const BENCH_FILE: SizeLimit = SizeLimit {
+    bytes: 64 << 20,
+    holds: "a benchmark file",
+};
+
 /// Solves the positions of benchmark files (lines `MOVES SCORE` on the options' board, 7x6 by
 /// default, or what the options' [`BenchTask`] reads; a size table's lines starting with `#` are
 /// comments), the
@@ -153,14 +160,12 @@ pub fn run_bench(
     let texts = files
         .iter()
         .map(|file| {
-            let mut text = String::new();
-            open_regular(file)
-                .and_then(|mut opened| opened.read_to_string(&mut text))
-                .map_err(|e| BenchError::Read {
-                    path: file.display().to_string(),
-                    reason: describe(&e),
-                })?;
-            Ok(text)
+            let refused = |reason| BenchError::Read {
+                path: file.display().to_string(),
+                reason,
+            };
+            let bytes = read_at_most(file, BENCH_FILE).map_err(|e| refused(describe(&e)))?;
+            String::from_utf8(bytes).map_err(|_| refused("the file is not UTF-8 text".into()))
         })
         .collect::<Result<Vec<String>, BenchError>>()?;
     let notes = log.as_mut().map(|log| &mut *log.to);

@@ -14,8 +14,9 @@
 //! still read.
 //!
 //! A checkpoint is written to a new file beside `FILE` ([`NewFile`]) and renamed over it, so a
-//! crash while saving leaves the last one whole; only a regular file is read ([`open_regular`])
-//! or replaced. The table words are streamed both ways, never held in memory beside the table
+//! crash while saving leaves the last one whole; only a regular file is read ([`open_at_most`])
+//! or replaced, and none larger than a checkpoint of the largest table, or than its own header's
+//! table makes it. The table words are streamed both ways, never held in memory beside the table
 //! they come from or go to. A run holds the lock of `FILE.lock` ([`Checkpoint::lock`]), which it
 //! removes when it lets go if it made the file.
 
@@ -27,8 +28,9 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::solver::book::Checksum;
+use crate::solver::TableSize;
 use crate::textio::describe;
-use crate::textio::files::{self, open_regular, refuse_non_regular, NewFile};
+use crate::textio::files::{self, open_at_most, refuse_non_regular, NewFile, SizeLimit};
 
 /// The first line of a checkpoint file as this build writes it: 16 bytes, two words of the
 /// checksum.
@@ -39,6 +41,21 @@ const MAGIC_1: &[u8; 16] = b"c4 checkpoint 1\n";
 
 /// The numbers before the table words (version 1 has one more, their count).
 const HEADER_NUMBERS: usize = 10;
+
+/// The bytes of a checkpoint besides its table words: the first line, the header, the 0 byte
+/// after the words, their count and the checksum (version 1's are fewer).
+const FIXED_BYTES: u64 = (MAGIC.len() + 8 * HEADER_NUMBERS + 1 + 8 + 8) as u64;
+
+/// The most bytes a table word takes in a file: the longest step of its index in LEB128 (10
+/// bytes), then the word (version 1's take 16).
+const MOST_WORD_BYTES: u64 = 10 + 8;
+
+/// How much of a checkpoint file is read: as much as one of the largest table a user may ask
+/// for takes, every word saved (2^17 words are 1 MiB).
+const CHECKPOINT_FILE: SizeLimit = SizeLimit {
+    bytes: FIXED_BYTES + ((TableSize::MAX_MIB as u64) << 17) * MOST_WORD_BYTES,
+    holds: "a checkpoint",
+};
 
 /// Where a search of one position stood; the table words it proved travel beside it
 /// ([`Checkpoint::write`], [`SavedWords`]).
@@ -122,7 +139,7 @@ const LOCK_MARK: &[u8] = b"c4 checkpoint lock\n";
 const LOCK_TRIES: usize = 3;
 
 /// The table words of a checkpoint file on disk.
-pub type SavedFileWords = SavedWords<io::BufReader<std::fs::File>>;
+pub type SavedFileWords = SavedWords<io::BufReader<io::Take<File>>>;
 
 /// Why a checkpoint file cannot be read or written.
 #[derive(Debug, Error)]
@@ -222,12 +239,11 @@ impl Checkpoint {
             path: path.to_path_buf(),
             source,
         };
-        let file = match open_regular(path) {
-            Ok(file) => file,
+        let (file, len) = match open_at_most(path, CHECKPOINT_FILE) {
+            Ok(opened) => opened,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(failed(source)),
         };
-        let len = file.metadata().map_err(failed)?.len();
         Checkpoint::parse(io::BufReader::new(file), len, path)
             .map(Some)
             .ok_or_else(|| CheckpointError::Format {
@@ -237,7 +253,8 @@ impl Checkpoint {
 
     /// The checkpoint that `input`, of `len` bytes and read from `path`, starts with, and its
     /// table words to come. Only version 1 files can be checked against their length at once;
-    /// those of version 2 are checked to the end by [`SavedWords::finish`].
+    /// those of version 2 only against the most their table's words take, and to the end by
+    /// [`SavedWords::finish`].
     fn parse<R: Read>(mut input: R, len: u64, path: &Path) -> Option<(Checkpoint, SavedWords<R>)> {
         let mut sum = Checksum::new();
         let mut next = || {
@@ -275,6 +292,14 @@ impl Checkpoint {
         };
         let [width, height, key_low, key_high, table_layout, table_words, lower, upper, millis, nodes] =
             header;
+        if !version_1
+            && len
+                > table_words
+                    .checked_mul(MOST_WORD_BYTES)?
+                    .checked_add(FIXED_BYTES)?
+        {
+            return None;
+        }
         let (lower, upper) = (
             i8::try_from(lower as i64).ok()?,
             i8::try_from(upper as i64).ok()?,
@@ -830,6 +855,18 @@ mod tests {
             Checkpoint::open(&path),
             Err(CheckpointError::Format { .. })
         ));
+        // Grown to 10 GiB by a hole after its words: more than the words of its table of 8 MiB
+        // take, refused by its header before any word is read.
+        sample().write(&path, WORDS.into_iter()).unwrap();
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(10 << 30)
+            .unwrap();
+        let Err(CheckpointError::Format { .. }) = Checkpoint::open(&path) else {
+            panic!("a checkpoint longer than its table's words take was opened");
+        };
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -2,6 +2,7 @@
 //! its moves end, what a line's answer is ([`BatchMode`]) and how it is written, and how a line
 //! is echoed in an error.
 
+use crate::rules::unfit_in_a_line;
 use crate::solver::Score;
 
 /// The longest line [`run_batch_solve`](super::solve::run_batch_solve) reads whole (a 7x6 game
@@ -65,12 +66,13 @@ pub(super) fn analysis_text(scores: &[Option<Score>]) -> String {
         .join(" ")
 }
 
-/// `text` with its control characters written as escapes (`\u{1b}`), so that an error line
-/// cannot drive the terminal that shows it.
+/// `text` with the characters that one line cannot hold written as escapes (`\u{1b}`,
+/// `\u{2028}`), so that an error line cannot drive the terminal that shows it, nor pass for two
+/// lines.
 pub(super) fn printable(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() {
+            if unfit_in_a_line(c).is_some() {
                 c.escape_unicode().to_string()
             } else {
                 c.to_string()

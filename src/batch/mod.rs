@@ -17,7 +17,8 @@
 //! - [`BatchMode::AtLeast`]: `MOVES >=B` when the score is at least the bound B, `MOVES <B`
 //!   when it is not;
 //! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2 (column 8): the column is
-//!   off the board (columns 1-7)`, with MOVES's control characters escaped.
+//!   off the board (columns 1-7)`, with MOVES's control characters and line and paragraph
+//!   separators escaped.
 //!
 //! A sequence that ends the game is a position like any other: a won game scores as the loser
 //! to move (`4455667 -18`), a full board 0, and analysis shows every column `-`.

@@ -315,6 +315,9 @@ mod tests {
         assert_eq!(lines[3], "444444 1");
         let out = batch("44\u{1b}[2J55\n", BatchMode::Score);
         assert!(out.starts_with("44\\u{1b}[2J55 error: "), "{out}");
+        // Nor can a line pass for two to a reader that ends lines at U+2028.
+        let out = batch("44\u{2028}4455 18\n", BatchMode::Score);
+        assert!(out.starts_with("44\\u{2028}4455 error: "), "{out}");
     }
 
     #[test]

@@ -816,6 +816,24 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(error.contains("not 5x4 depth 4 shard 0/1"), "{error}");
+        // Grown by a hole of 10 GiB: more than every position of the shard takes, refused by
+        // its size before its records are read.
+        OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(10 << 30)
+            .unwrap();
+        let error = merge(std::slice::from_ref(&path), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.ends_with(
+                "the file has 10737418240 bytes, more than the 879 that the records of \
+                 5x4 depth 3 shard 0/1 can take"
+            ),
+            "{error}"
+        );
         std::fs::write(&path, b"hello").unwrap();
         assert!(merge(&[path], &[])
             .unwrap_err()

@@ -105,6 +105,18 @@ pub enum ShardProblem {
     /// A shard given twice to a merge.
     #[error("shard {0} is given twice")]
     Twice(u32),
+    /// More bytes than the records of its shard can take, refused before they are read.
+    #[error(
+        "the file has {size} bytes, more than the {most} that the records of {header} can take"
+    )]
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// Its header.
+        header: ShardHeader,
+        /// The most its records take.
+        most: u64,
+    },
 }
 
 /// How a progress file's records are laid out, by its format version.

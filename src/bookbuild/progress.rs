@@ -9,8 +9,19 @@ use std::path::{Path, PathBuf};
 use super::error::{io_error, BuildError};
 use super::format::{RecordFormat, ShardHeader, ShardProblem, SHARD_HEADER_BYTES, SHARD_VERSION};
 use super::shard::Shard;
+use crate::solver::book::numbering::{Numbering, MAX_NUMBERS};
 use crate::solver::Score;
-use crate::textio::files::{open_regular, NewFile};
+use crate::textio::files::{open_at_most, NewFile, SizeLimit};
+
+/// The bytes of version 1's records, the larger.
+const MOST_RECORD_BYTES: u64 = 16;
+
+/// How much of a progress file is read: as much as the records of as many positions as a book
+/// numbers take; its header then bounds it by its own shard's ([`most_bytes`]).
+const PROGRESS_FILE: SizeLimit = SizeLimit {
+    bytes: SHARD_HEADER_BYTES as u64 + MAX_NUMBERS * MOST_RECORD_BYTES,
+    holds: "a shard progress file",
+};
 
 /// The name of a shard's progress file in `dir`.
 pub fn shard_path(dir: &Path, depth: u32, shard: Shard) -> PathBuf {
@@ -35,15 +46,21 @@ pub(super) struct ProgressFile {
 /// # Errors
 /// A missing or foreign header; a bad record anywhere but at the end.
 pub(super) fn read_progress(path: &Path) -> Result<ProgressFile, BuildError> {
+    let refused = |problem| BuildError::Shard {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let (mut file, size) = open_at_most(path, PROGRESS_FILE).map_err(io_error(path))?;
     let mut bytes = Vec::new();
-    open_regular(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
+    (&mut file)
+        .take(SHARD_HEADER_BYTES as u64)
+        .read_to_end(&mut bytes)
         .map_err(io_error(path))?;
-    let (header, format) =
-        ShardHeader::from_bytes(&bytes).map_err(|problem| BuildError::Shard {
-            path: path.to_path_buf(),
-            problem,
-        })?;
+    let (header, format) = ShardHeader::from_bytes(&bytes).map_err(refused)?;
+    if let Some(most) = most_bytes(&header, format).filter(|&most| size > most) {
+        return Err(refused(ShardProblem::TooLarge { size, header, most }));
+    }
+    file.read_to_end(&mut bytes).map_err(io_error(path))?;
     let body = &bytes[SHARD_HEADER_BYTES..];
     let size = format.bytes();
     let mut records = Vec::with_capacity(body.len() / size);
@@ -73,6 +90,17 @@ pub(super) fn read_progress(path: &Path) -> Result<ProgressFile, BuildError> {
         records,
         torn_bytes: torn,
     })
+}
+
+/// The most bytes a progress file of `header`'s shard takes in `format`: a record for every
+/// number its positions have (more than there are positions), and a torn one; `None` for a
+/// board and depth that no book numbers.
+fn most_bytes(header: &ShardHeader, format: RecordFormat) -> Option<u64> {
+    let numbering = Numbering::new(header.width, header.height, header.depth).ok()?;
+    let record = format.bytes() as u64;
+    (numbering.ply_len(header.depth) + 1)
+        .checked_mul(record)?
+        .checked_add(SHARD_HEADER_BYTES as u64 - 1)
 }
 
 /// Opens (or creates, in the current format) a progress file for appending, cutting off a torn

@@ -275,7 +275,7 @@ mod tests {
         let io = |kind| io::Error::new(kind, "test");
         let unreadable = || BookFileError {
             path: PathBuf::from("x"),
-            problem: BookFileProblem::TooLarge,
+            problem: BookFileProblem::Io("it is a directory".into()),
         };
         assert_eq!(Failure::Io(io(io::ErrorKind::Other)).status(), EXIT_FAILURE);
         let book = Failure::Book(BuildError::NoShards);

@@ -9,7 +9,7 @@ use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOption
 use crate::engine::{self, perfect, Forced, Level, Rng, HEURISTIC_PLIES};
 use crate::notation::settings::switch_word;
 use crate::notation::{parse_column, render_labelled, Style};
-use crate::rules::{Direction, DrawReason, Game, Outcome, Player};
+use crate::rules::{unfit_in_a_line, Direction, DrawReason, Game, Outcome, Player};
 use crate::solver::{Limits, Solver};
 use crate::textio::book::built_in_book;
 use crate::textio::{read_bounded_line, savefile};
@@ -716,14 +716,18 @@ pub(super) fn winning_ways(game: &Game, column_name: impl Fn(u64) -> String) -> 
 }
 
 /// One line of `input` without its line ending, trimmed, or `None` at the end of the input.
-/// Invalid UTF-8 is replaced, control characters are dropped, and a line longer than
+/// Invalid UTF-8 is replaced, characters that one line cannot hold (control characters, line
+/// and paragraph separators) are dropped, and a line longer than
 /// [`MAX_ANSWER_BYTES`] is read to its end and kept short.
 pub(super) fn read_answer(input: &mut impl BufRead) -> io::Result<Option<String>> {
     let Some(line) = read_bounded_line(input, MAX_ANSWER_BYTES)? else {
         return Ok(None);
     };
     let text = String::from_utf8_lossy(&line.bytes);
-    let text: String = text.chars().filter(|c| !c.is_control()).collect();
+    let text: String = text
+        .chars()
+        .filter(|&c| unfit_in_a_line(c).is_none())
+        .collect();
     Ok(Some(text.trim().to_string()))
 }
 

@@ -8,13 +8,15 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+use c4_core::notation::settings::Key;
 use c4_core::notation::{fen_of, play_moves, Fen};
-use c4_core::rules::{Column, MoveError, Outcome, Player, Variant};
+use c4_core::rules::{Column, MoveError, Outcome, Player, Variant, VariantError};
 use c4_core::Game;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+use crate::args::{argument_error, type_name, Int, Whole};
 use crate::value_error;
 
 /// A Connect Four game: the board, whose turn it is, the result, and the moves that `undo` can
@@ -30,7 +32,8 @@ use crate::value_error;
 /// solver plays two players, connect 4, on boards with width x (height + 1) <= 128; the rules
 /// allow 1-16 columns and rows, connect 2-16 and 2-8 players.
 ///
-/// Raises ValueError for rules out of range or a move that cannot be played.
+/// Raises ValueError for rules out of range or a move that cannot be played, naming the
+/// argument or the move; TypeError for an argument of the wrong type.
 #[pyclass(module = "c4", name = "Board")]
 #[derive(Clone)]
 pub struct Board {
@@ -42,7 +45,8 @@ pub struct Board {
 type PickleState = (usize, usize, usize, usize, bool, String, Vec<usize>);
 
 /// The rules of a game: `players` take turns on a `width` x `height` board, `connect` in a row
-/// wins, and with `early_draw` the game is drawn as soon as nobody can connect any more.
+/// wins, and with `early_draw` the game is drawn as soon as nobody can connect any more. A rule
+/// out of range is a ValueError that names its argument.
 fn variant(
     width: usize,
     height: usize,
@@ -50,15 +54,35 @@ fn variant(
     players: usize,
     early_draw: bool,
 ) -> PyResult<Variant> {
-    let tokens = Variant::default_tokens(players).map_err(value_error)?;
-    Variant::new(width, height, connect, tokens, early_draw).map_err(value_error)
+    let refused = |e: VariantError| {
+        let argument = match e {
+            VariantError::BadSide { side, .. } => side,
+            VariantError::BadConnect(_) => Key::Connect.word(),
+            VariantError::BadPlayerCount(_) => Key::Players.word(),
+            // The tokens are the defaults, never refused.
+            VariantError::BadToken(_) | VariantError::DuplicateToken(_) => return value_error(e),
+        };
+        argument_error(argument, e)
+    };
+    let tokens = Variant::default_tokens(players).map_err(refused)?;
+    Variant::new(width, height, connect, tokens, early_draw).map_err(refused)
+}
+
+/// The rule `key` (a board side, the connect length, the players) from a Python int of any
+/// size: one that no `usize` holds is out of the rules' range, in their words.
+fn rule(key: Key, value: &Int) -> PyResult<usize> {
+    value.to(key.word(), |got| {
+        key.out_of_range(got)
+            .expect("the rules' numbers have a range")
+            .to_string()
+    })
 }
 
 /// The column at 0-based `index` of `game`'s board, or why there is none.
-fn column_at(game: &Game, index: i64) -> Result<Column, String> {
+fn column_at(game: &Game, index: &Whole) -> Result<Column, String> {
     let width = game.variant().width();
-    match u64::try_from(index) {
-        Ok(index) if index < width as u64 => Ok(game
+    match index.value().and_then(|index| u64::try_from(index).ok()) {
+        Some(index) if index < width as u64 => Ok(game
             .column(index + 1)
             .expect("an index below the width is a column")),
         _ => Err(format!(
@@ -69,7 +93,7 @@ fn column_at(game: &Game, index: i64) -> Result<Column, String> {
 }
 
 /// Plays the column at 0-based `index`, or says why it cannot; on error nothing changes.
-fn play_index(game: &mut Game, index: i64) -> Result<(), String> {
+fn play_index(game: &mut Game, index: &Whole) -> Result<(), String> {
     let column = column_at(game, index)?;
     game.play(column).map(drop).map_err(|error| match error {
         // The engine names columns 1-based; Python gave a 0-based index.
@@ -109,30 +133,43 @@ impl Board {
 impl Board {
     // The constructor's documentation is the class's: Python shows that one.
     #[new]
-    #[pyo3(signature = (moves = None, *, width = 7, height = 6, connect = 4, players = 2, early_draw = false))]
+    #[pyo3(
+        signature = (moves = None, *, width = Int::from(7), height = Int::from(6), connect = Int::from(4), players = Int::from(2), early_draw = false),
+        text_signature = "(moves=None, *, width=7, height=6, connect=4, players=2, early_draw=False)"
+    )]
     fn new(
         moves: Option<&Bound<'_, PyAny>>,
-        width: usize,
-        height: usize,
-        connect: usize,
-        players: usize,
+        width: Int,
+        height: Int,
+        connect: Int,
+        players: Int,
         early_draw: bool,
     ) -> PyResult<Board> {
-        let mut game = Game::new(variant(width, height, connect, players, early_draw)?);
+        let rules = variant(
+            rule(Key::Width, &width)?,
+            rule(Key::Height, &height)?,
+            rule(Key::Connect, &connect)?,
+            rule(Key::Players, &players)?,
+            early_draw,
+        )?;
+        let mut game = Game::new(rules);
         let Some(moves) = moves else {
             return Ok(Board { game });
         };
         if let Ok(text) = moves.cast::<PyString>() {
             play_moves(&mut game, text.to_str()?).map_err(value_error)?;
         } else {
-            let indices: Vec<i64> = moves.extract().map_err(|_| {
-                PyValueError::new_err(
-                    "moves must be a string such as '4455' or a sequence of 0-based column indices",
-                )
+            let indices: Vec<Int> = moves.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "moves must be a string such as '4455' or a sequence of 0-based column \
+                     indices, not {}",
+                    type_name(moves)
+                ))
             })?;
-            for (i, &index) in indices.iter().enumerate() {
-                play_index(&mut game, index)
-                    .map_err(|error| PyValueError::new_err(format!("move {}: {error}", i + 1)))?;
+            for (i, index) in indices.iter().enumerate() {
+                let name = format!("move {}", i + 1);
+                play_index(&mut game, index.whole(&name)?)
+                    .map_err(|error| PyValueError::new_err(format!("{name}: {error}")))?;
             }
         }
         Ok(Board { game })
@@ -145,14 +182,17 @@ impl Board {
     /// Raises ValueError with the engine's reason for a FEN that does not parse or that play
     /// cannot reach.
     #[staticmethod]
-    #[pyo3(signature = (fen, *, connect = 4, players = 2, early_draw = false))]
-    fn from_fen(fen: &str, connect: usize, players: usize, early_draw: bool) -> PyResult<Board> {
+    #[pyo3(
+        signature = (fen, *, connect = Int::from(4), players = Int::from(2), early_draw = false),
+        text_signature = "(fen, *, connect=4, players=2, early_draw=False)"
+    )]
+    fn from_fen(fen: &str, connect: Int, players: Int, early_draw: bool) -> PyResult<Board> {
         let parsed = Fen::parse(fen).map_err(value_error)?;
         let rules = variant(
             parsed.width(),
             parsed.height(),
-            connect,
-            players,
+            rule(Key::Connect, &connect)?,
+            rule(Key::Players, &players)?,
             early_draw,
         )?;
         let game = parsed.to_game(&rules).map_err(value_error)?;
@@ -166,14 +206,18 @@ impl Board {
     /// Raises ValueError for a ragged array, a value that is no player, or a position that play
     /// cannot reach (the engine's reason).
     #[staticmethod]
-    #[pyo3(signature = (array, *, connect = 4, players = 2, early_draw = false))]
+    #[pyo3(
+        signature = (array, *, connect = Int::from(4), players = Int::from(2), early_draw = false),
+        text_signature = "(array, *, connect=4, players=2, early_draw=False)"
+    )]
     fn from_array(
         array: &Bound<'_, PyAny>,
-        connect: usize,
-        players: usize,
+        connect: Int,
+        players: Int,
         early_draw: bool,
     ) -> PyResult<Board> {
-        let rows: Vec<Vec<i64>> = array.extract().map_err(|_| {
+        let (connect, players) = (rule(Key::Connect, &connect)?, rule(Key::Players, &players)?);
+        let rows: Vec<Vec<Int>> = array.extract().map_err(|_| {
             PyValueError::new_err("the array must be 2-D: a sequence of rows of integers")
         })?;
         let height = rows.len();
@@ -188,15 +232,16 @@ impl Board {
         let mut grid = Vec::with_capacity(height);
         for (r, row) in rows.iter().enumerate() {
             let mut cells = Vec::with_capacity(width);
-            for (c, &value) in row.iter().enumerate() {
-                cells.push(match value {
-                    0 => None,
-                    v if (1..=players as i64).contains(&v) => {
+            for (c, value) in row.iter().enumerate() {
+                let value = value.whole(&format!("the cell at row {r}, column {c}"))?;
+                cells.push(match value.value() {
+                    Some(0) => None,
+                    Some(v) if (1..=players as i128).contains(&v) => {
                         Some(Player::from_index(v as usize - 1))
                     }
-                    v => {
+                    _ => {
                         return Err(PyValueError::new_err(format!(
-                            "the cell at row {r}, column {c} holds {v}; expected 0 for empty or a player from 1 to {players}"
+                            "the cell at row {r}, column {c} holds {value}; expected 0 for empty or a player from 1 to {players}"
                         )))
                     }
                 });
@@ -306,16 +351,19 @@ impl Board {
     }
 
     /// Whether column `column` (0-based) can be played now.
-    fn is_legal(&self, column: i64) -> bool {
-        column_at(&self.game, column).is_ok_and(|c| self.game.is_legal(c))
+    ///
+    /// Raises TypeError if `column` is not an int.
+    fn is_legal(&self, column: Int) -> PyResult<bool> {
+        let column = column.whole("column")?;
+        Ok(column_at(&self.game, column).is_ok_and(|c| self.game.is_legal(c)))
     }
 
     /// Plays column `column` (0-based) for the side to move.
     ///
     /// Raises ValueError (and changes nothing) if the column is off the board or full, or the
-    /// game is over.
-    fn play(&mut self, column: i64) -> PyResult<()> {
-        play_index(&mut self.game, column).map_err(PyValueError::new_err)
+    /// game is over; TypeError if `column` is not an int.
+    fn play(&mut self, column: Int) -> PyResult<()> {
+        play_index(&mut self.game, column.whole("column")?).map_err(PyValueError::new_err)
     }
 
     /// Takes back the last move and returns its column (0-based).
@@ -366,7 +414,7 @@ impl Board {
             .to_game(&rules)
             .map_err(value_error)?;
         for column in moves {
-            play_index(&mut game, column as i64).map_err(PyValueError::new_err)?;
+            play_index(&mut game, &Whole::Fits(column as i128)).map_err(PyValueError::new_err)?;
         }
         self.game = game;
         Ok(())

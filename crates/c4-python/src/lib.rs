@@ -5,9 +5,12 @@
 //! serves `c4.cluster`, which runs the jobs on Ray. The built-in opening book is
 //! `book::built_in_book`, derived from the committed one when the module is built.
 //!
-//! Every error the engine reports reaches Python as `ValueError` with the engine's sentence.
-//! Input is checked before it reaches the engine, so that no call panics.
+//! Every error the engine reports reaches Python as `ValueError` with the engine's sentence,
+//! after the argument's name where an argument was out of range (`args`); an argument of the
+//! wrong type is a `TypeError` that names it. Input is checked before it reaches the engine,
+//! so that no call panics.
 
+mod args;
 mod board;
 mod book;
 mod solver;

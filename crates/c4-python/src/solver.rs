@@ -13,13 +13,16 @@ use std::time::{Duration, Instant};
 
 use c4_core::engine::perfect::{best_column, solver_position, PerfectError};
 use c4_core::engine::{best_of, choose, parse_level, Level, Rng, TieBreak};
+use c4_core::notation::SettingError;
 use c4_core::solver::book::Book;
 use c4_core::solver::{AnyPosition, Limits, Score, TableSize};
 use c4_core::textio::book::read_book;
 use c4_core::{with_position, ThreadCount};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 
+use crate::args::{type_name, Int};
 use crate::board::Board;
 use crate::book::built_in_book;
 use crate::value_error;
@@ -38,8 +41,9 @@ use crate::value_error;
 /// opening book (7x6, every position of up to 13 stones), False or None for none, or the
 /// path of a book file. `seed` starts the random tie-breaks and levels (None: a new seed).
 ///
-/// Raises ValueError for settings out of range, a table the system refuses, or a book file
-/// that cannot be read (the engine's reason).
+/// Raises ValueError for settings out of range (naming the argument), a table the system
+/// refuses, or a book file that cannot be read (the engine's reason); TypeError for an
+/// argument of the wrong type.
 #[pyclass(module = "c4", name = "Solver")]
 pub struct Solver {
     solver: c4_core::Solver,
@@ -57,10 +61,28 @@ type PickleState = (u64, u64, Option<BookChoice>, u64);
 
 /// The book a `book` argument names: True for the built-in one (7x6, up to 13 stones), False
 /// for none, or the path of a book file that `c4 book` wrote; None, for none, comes as `None`.
-#[derive(FromPyObject, IntoPyObject, Clone)]
+#[derive(IntoPyObject, Clone)]
 enum BookChoice {
     BuiltIn(bool),
     File(PathBuf),
+}
+
+impl<'py> FromPyObject<'_, 'py> for BookChoice {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<BookChoice> {
+        if let Ok(built_in) = obj.cast::<PyBool>() {
+            return Ok(BookChoice::BuiltIn(built_in.is_true()));
+        }
+        // A str or an os.PathLike, as `open` takes them.
+        obj.extract().map(BookChoice::File).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "book must be True, False, None or the path of a book file (str or \
+                 os.PathLike), not {}",
+                type_name(&obj)
+            ))
+        })
+    }
 }
 
 /// The book `choice` names, read.
@@ -75,10 +97,8 @@ fn book_of(choice: &Option<BookChoice>) -> PyResult<Option<Arc<Book>>> {
 }
 
 /// `threads` checked against what the solver runs, in the core's words.
-fn checked_threads(threads: u64) -> PyResult<usize> {
-    ThreadCount::new(threads)
-        .map(ThreadCount::get)
-        .map_err(value_error)
+fn checked_threads(threads: &Int) -> PyResult<usize> {
+    threads.parse("threads").map(ThreadCount::get)
 }
 
 /// The solver's position for `board`, or the engine's reason it cannot solve it.
@@ -249,19 +269,32 @@ impl Solver {
     // The constructor's documentation is the class's: Python shows that one.
     #[new]
     #[pyo3(
-        signature = (*, table_mib = 2, threads = 1, book = Some(BookChoice::BuiltIn(true)), seed = None),
+        signature = (*, table_mib = Int::from(2), threads = Int::from(1), book = Some(BookChoice::BuiltIn(true)), seed = None),
         text_signature = "(*, table_mib=2, threads=1, book=True, seed=None)"
     )]
     fn new(
-        table_mib: u64,
-        threads: u64,
+        table_mib: Int,
+        threads: Int,
         book: Option<BookChoice>,
-        seed: Option<u64>,
+        seed: Option<Int>,
     ) -> PyResult<Solver> {
-        let table = TableSize::from_user_mib(table_mib).map_err(value_error)?;
+        let table: TableSize = table_mib.parse("table_mib")?;
+        let threads = checked_threads(&threads)?;
+        let seed = match seed {
+            Some(seed) => seed.to("seed", |got| {
+                // The sentence of `c4 play --seed`.
+                SettingError::OutOfRange {
+                    what: "a seed",
+                    min: 0,
+                    max: u64::MAX,
+                    got: got.to_string(),
+                }
+                .to_string()
+            })?,
+            None => RandomState::new().hash_one(0u8),
+        };
         let mut solver = c4_core::Solver::try_with_table_bits(table.bits()).map_err(value_error)?;
-        solver.set_threads(checked_threads(threads)?);
-        let seed = seed.unwrap_or_else(|| RandomState::new().hash_one(0u8));
+        solver.set_threads(threads);
         let mut made = Solver {
             solver,
             table,
@@ -285,8 +318,8 @@ impl Solver {
     }
 
     #[setter]
-    fn set_threads(&mut self, threads: u64) -> PyResult<()> {
-        self.solver.set_threads(checked_threads(threads)?);
+    fn set_threads(&mut self, threads: Int) -> PyResult<()> {
+        self.solver.set_threads(checked_threads(&threads)?);
         Ok(())
     }
 
@@ -339,7 +372,12 @@ impl Solver {
     /// Raises ValueError as the constructor does (a book file that cannot be read).
     fn __setstate__(&mut self, state: PickleState) -> PyResult<()> {
         let (table_mib, threads, book, rng_state) = state;
-        *self = Solver::new(table_mib, threads, book, Some(rng_state))?;
+        *self = Solver::new(
+            table_mib.into(),
+            threads.into(),
+            book,
+            Some(rng_state.into()),
+        )?;
         Ok(())
     }
 
@@ -454,10 +492,10 @@ impl Solver {
         &self,
         py: Python<'_>,
         boards: Vec<PyRef<'_, Board>>,
-        threads: Option<u64>,
+        threads: Option<Int>,
     ) -> PyResult<Vec<Vec<Option<i8>>>> {
         let threads = match threads {
-            Some(threads) => checked_threads(threads)?,
+            Some(threads) => checked_threads(&threads)?,
             None => self.solver.threads(),
         };
         let positions = boards

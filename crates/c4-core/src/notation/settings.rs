@@ -88,23 +88,47 @@ impl Key {
         }
     }
 
+    /// What the setting's number is, as the rules name it in their messages, and the range
+    /// they take; `None` for the settings that are not numbers.
+    fn range(self) -> Option<(&'static str, (u64, u64))> {
+        let range = |min: usize, max: usize| (min as u64, max as u64);
+        match self {
+            Key::Width => Some((WIDTH, range(MIN_SIDE, MAX_SIDE))),
+            Key::Height => Some((HEIGHT, range(MIN_SIDE, MAX_SIDE))),
+            Key::Players => Some(("the number of players", range(MIN_PLAYERS, MAX_PLAYERS))),
+            Key::Connect => Some(("the connect length", range(MIN_CONNECT, MAX_CONNECT))),
+            Key::Tokens | Key::EarlyDraw => None,
+        }
+    }
+
+    /// The rules' sentence for `got`, a number as written that this setting cannot take (one
+    /// with a sign, or too large to hold), for doors whose numbers may be negative or of any
+    /// size, such as Python's ints: `a board width must be from 1 to 16, got -1`. `None` for
+    /// the settings that are not numbers.
+    pub fn out_of_range(self, got: &str) -> Option<SettingError> {
+        let (what, (min, max)) = self.range()?;
+        Some(SettingError::OutOfRange {
+            what,
+            min,
+            max,
+            got: got.to_string(),
+        })
+    }
+
     /// Reads `text`, one word, as this setting's value.
     pub fn read(self, text: &str) -> Result<Setting, SettingError> {
         if text.is_empty() {
             return Err(SettingError::Missing(self));
         }
-        let count = |what, min: usize, max: usize| {
-            number::<usize>(self.word(), what, (min as u64, max as u64), text)
+        let count = || {
+            let (what, range) = self.range().expect("a setting whose value is a number");
+            number::<usize>(self.word(), what, range, text)
         };
         Ok(match self {
-            Key::Width => Setting::Width(count(WIDTH, MIN_SIDE, MAX_SIDE)?),
-            Key::Height => Setting::Height(count(HEIGHT, MIN_SIDE, MAX_SIDE)?),
-            Key::Players => {
-                Setting::Players(count("the number of players", MIN_PLAYERS, MAX_PLAYERS)?)
-            }
-            Key::Connect => {
-                Setting::Connect(count("the connect length", MIN_CONNECT, MAX_CONNECT)?)
-            }
+            Key::Width => Setting::Width(count()?),
+            Key::Height => Setting::Height(count()?),
+            Key::Players => Setting::Players(count()?),
+            Key::Connect => Setting::Connect(count()?),
             Key::Tokens => Setting::Tokens(text.chars().collect()),
             Key::EarlyDraw => Setting::EarlyDraw(switch(self.word(), text)?),
         })
@@ -142,9 +166,10 @@ pub enum SettingError {
         /// The word found.
         got: String,
     },
-    /// A number too large to hold, refused with the range its setting takes.
+    /// A number too large to hold (or, from [`Key::out_of_range`], one with a sign), refused
+    /// with the range its setting takes.
     #[error("{what} must be from {min} to {max}, got {got}")]
-    TooLarge {
+    OutOfRange {
         /// What the number is, as the rules name it (`a board width`).
         what: &'static str,
         /// The smallest value taken.
@@ -172,7 +197,7 @@ pub fn number<T: FromStr>(
 ) -> Result<T, SettingError> {
     match whole_number(text) {
         WholeNumber::Value(n) => Ok(n),
-        WholeNumber::TooLarge => Err(SettingError::TooLarge {
+        WholeNumber::TooLarge => Err(SettingError::OutOfRange {
             what,
             min,
             max,
@@ -540,6 +565,18 @@ mod tests {
             Key::Tokens.read(""),
             Err(SettingError::Missing(Key::Tokens))
         );
+        assert_eq!(
+            Key::Width.out_of_range("-1").unwrap().to_string(),
+            "a board width must be from 1 to 16, got -1"
+        );
+        assert_eq!(
+            Key::Players
+                .out_of_range("18446744073709551616")
+                .unwrap()
+                .to_string(),
+            "the number of players must be from 2 to 8, got 18446744073709551616"
+        );
+        assert_eq!(Key::Tokens.out_of_range("-1"), None);
         assert_eq!(Key::from_word("early-draw"), Some(Key::EarlyDraw));
         assert_eq!(Key::from_word("size"), None);
         assert_eq!(

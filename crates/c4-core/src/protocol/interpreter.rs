@@ -17,7 +17,7 @@ use crate::rules::Variant;
 /// of the session. Its text is the reply's.
 #[derive(Debug, Error)]
 pub enum ReplyError {
-    /// The line was refused whole (too long, not UTF-8, control characters).
+    /// The line was refused whole (too long, not UTF-8, a character one line cannot hold).
     #[error(transparent)]
     Line(#[from] LineError),
     /// The command could not be read.

@@ -270,6 +270,12 @@ mod tests {
             "? the line contains the control character U+0001 at column 7; commands are printable text\n\n\
              ? the line contains the control character U+001B at column 3; commands are printable text\n\n"
         );
+        // Nor does a line hold what a client may take for a line break, and so for a reply.
+        assert_eq!(
+            transcript("name o a\u{2028}= forged\nfen\u{2029}\n".as_bytes()),
+            "? the line contains the line separator U+2028 at column 9; commands are printable text\n\n\
+             ? the line contains the paragraph separator U+2029 at column 4; commands are printable text\n\n"
+        );
     }
 
     #[test]

@@ -8,5 +8,5 @@ pub mod variant;
 
 pub use board::{Board, Cell, Column, Direction, Line};
 pub use game::{DrawReason, Game, MoveError, Outcome, PositionError};
-pub use name::{check_name, NameError, MAX_NAME_CHARS};
+pub use name::{check_name, unfit_in_a_line, NameError, MAX_NAME_CHARS};
 pub use variant::{Player, Token, Variant, VariantError, MAX_PLAYERS};

@@ -2,7 +2,7 @@
 //! binary, read where it lies (or, in a build without it, the one its host provides), and book
 //! files from disk, through the one bounded, fully checked
 //! reader of the files `c4 book` writes (`--book FILE`, `book load`, `c4 book` itself), which
-//! reads regular files only ([`open_regular`]).
+//! reads regular files of at most [`MAX_BOOK_BYTES`] only ([`read_at_most`]).
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
-use super::files::open_regular;
+use super::files::{open_at_most, read_at_most, SizeLimit};
 use super::words::describe;
 use crate::solver::book::{format_version, Book, BookError};
 
@@ -22,6 +22,12 @@ static BUILT_IN_BYTES: &[u8] = include_bytes!("../../../../book/c4.book");
 /// 56 MB. A wrong path (a huge file of something else) then costs a message, not the machine's
 /// memory.
 pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+
+/// How much of a book file is read.
+const BOOK_FILE: SizeLimit = SizeLimit {
+    bytes: MAX_BOOK_BYTES,
+    holds: "a book",
+};
 
 /// A book file that cannot be used: which, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -36,12 +42,10 @@ pub struct BookFileError {
 /// Why a book file could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BookFileProblem {
-    /// The system refused, in words ([`describe`]).
+    /// The system refused, or the file is no regular file or has more than [`MAX_BOOK_BYTES`],
+    /// in words ([`describe`]).
     #[error("{0}")]
     Io(String),
-    /// More bytes than any book.
-    #[error("the file has more than {MAX_BOOK_BYTES} bytes, too many for a book")]
-    TooLarge,
     /// Not a valid book.
     #[error(transparent)]
     Book(#[from] BookError),
@@ -137,7 +141,8 @@ fn touch_pages(bytes: &[u8]) {
 /// # Errors
 /// The file cannot be read, is too large, or is not a valid book.
 pub fn read_book(path: &Path) -> Result<Book, BookFileError> {
-    let book = read_at_most(path, MAX_BOOK_BYTES)
+    let book = read_at_most(path, BOOK_FILE)
+        .map_err(BookFileProblem::from)
         .and_then(|bytes| Ok(Book::from_bytes(&bytes)?))
         .map_err(|problem| BookFileError {
             path: path.to_path_buf(),
@@ -150,22 +155,9 @@ pub fn read_book(path: &Path) -> Result<Book, BookFileError> {
 /// read from its start alone; `None` when it cannot be read or is not a book file.
 pub fn file_format(path: &Path) -> Option<(u32, u64)> {
     let mut start = [0u8; 12];
-    let mut file = open_regular(path).ok()?;
+    let (mut file, size) = open_at_most(path, BOOK_FILE).ok()?;
     file.read_exact(&mut start).ok()?;
-    Some((format_version(&start)?, file.metadata().ok()?.len()))
-}
-
-/// The bytes of the file at `path`, or [`BookFileProblem::TooLarge`] past `limit` (having read
-/// one byte more, not the whole file).
-fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, BookFileProblem> {
-    let mut bytes = Vec::new();
-    open_regular(path)?
-        .take(limit + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(BookFileProblem::TooLarge);
-    }
-    Ok(bytes)
+    Some((format_version(&start)?, size))
 }
 
 #[cfg(test)]
@@ -187,22 +179,43 @@ mod tests {
         );
     }
 
+    /// The bytes this process has read so far, from files or anything else (0 where the system
+    /// does not say).
+    fn bytes_read() -> u64 {
+        let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+        io.lines()
+            .find_map(|line| line.strip_prefix("rchar: "))
+            .map_or(0, |count| count.parse().unwrap())
+    }
+
     #[test]
     fn a_book_file_is_read_up_to_a_limit() {
         let dir = std::env::temp_dir().join(format!("c4-book-file-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("ten.bytes");
-        std::fs::write(&path, [7u8; 10]).unwrap();
-        assert_eq!(read_at_most(&path, 10).unwrap(), vec![7u8; 10]);
-        assert_eq!(read_at_most(&path, 9), Err(BookFileProblem::TooLarge));
+        // A file of 10 GiB, all of it a hole, is refused by its size before a byte is read:
+        // reading it up to the limit took 1 GiB of memory and seconds.
+        let path = dir.join("sparse.book");
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(10 << 30)
+            .unwrap();
+        let before = bytes_read();
+        let error = read_book(&path).unwrap_err();
+        // The other tests of this process read too, but far less than a limit's worth.
+        assert!(bytes_read() - before < MAX_BOOK_BYTES / 4);
+        assert_eq!(
+            error.problem,
+            BookFileProblem::Io(format!(
+                "the file has more than {MAX_BOOK_BYTES} bytes, too many for a book"
+            ))
+        );
+        assert_eq!(file_format(&path), None);
         // A device is not read at all, not even one that never ends.
         #[cfg(unix)]
         assert_eq!(
-            read_at_most(Path::new("/dev/zero"), 1 << 16),
-            Err(BookFileProblem::Io(
-                "it is not a regular file (a pipe, a device or a socket)".into()
-            ))
+            read_book(Path::new("/dev/zero")).unwrap_err().problem,
+            BookFileProblem::Io("it is not a regular file (a pipe, a device or a socket)".into())
         );
         let error = read_book(&dir).unwrap_err();
         assert_eq!(

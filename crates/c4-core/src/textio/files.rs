@@ -1,11 +1,15 @@
 //! The files `c4` reads because a user named them, and the files it writes whole: every reader
-//! opens them through [`open_regular`], every writer writes through a [`NewFile`].
+//! opens them through [`open_at_most`] (or [`read_at_most`]), every writer writes through a
+//! [`NewFile`].
 //!
 //! A file to read must be a regular file. A pipe, a device or a socket (a FIFO, `/dev/stdin`
 //! on a pipe or a terminal, `/dev/zero`) is refused before anything is read from it, so that
 //! nothing waits for data that may never come, or reads the commands meant for the protocol.
-//! The system calls the files of `/proc` regular, and they are read as such, through the same
-//! limits on size; they are opened without waiting, so one that would wait gives an error.
+//! Each reader has a [`SizeLimit`], and a file whose size is over it is refused before anything
+//! is read too, so that a huge or sparse file costs a message, not the time and memory of
+//! reading it. The system calls the files of `/proc` regular, with a size of 0: they are read
+//! as such, and the reading stops one byte past the limit; they are opened without waiting, so
+//! one that would wait gives an error.
 //!
 //! A file is written to a new file in its target's folder, made exclusively (`O_EXCL`) under a
 //! random name (`.NAME.Xa9k2B.tmp`), so that nothing planted at a name `c4` would use, such as a
@@ -15,7 +19,7 @@
 
 use std::ffi::OsString;
 use std::fs::{self, File};
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -27,26 +31,70 @@ use thiserror::Error;
 #[error("it is not a regular file (a pipe, a device or a socket)")]
 pub struct NotRegularFile;
 
-/// Opens the file at `path` for reading if it is a regular file (through symbolic links).
+/// The most a reader takes of a file, and what such a file is, for the error that refuses a
+/// larger one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeLimit {
+    /// The most bytes read.
+    pub bytes: u64,
+    /// What a file of this kind holds, as the error names it: `a book`.
+    pub holds: &'static str,
+}
+
+/// A file named to be read is larger than its reader takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("the file has more than {} bytes, too many for {}", .0.bytes, .0.holds)]
+pub struct TooLarge(pub SizeLimit);
+
+/// Opens the file at `path` to read at most `limit` of it, if it is a regular file (through
+/// symbolic links) of at most that size, and gives its size as the system gave it. The reader
+/// stops one byte past the limit, so that a file that grew since, or whose size the system does
+/// not know (those of `/proc` say 0), is still read with a bound: [`read_at_most`] refuses it
+/// then.
 ///
 /// # Errors
-/// The system's, [`io::ErrorKind::IsADirectory`] for a folder, and for anything else that is
-/// not a regular file an [`io::ErrorKind::InvalidInput`] error holding [`NotRegularFile`]; either
-/// way nothing was read.
-pub fn open_regular(path: &Path) -> io::Result<File> {
+/// The system's, [`io::ErrorKind::IsADirectory`] for a folder, for anything else that is not a
+/// regular file an [`io::ErrorKind::InvalidInput`] error holding [`NotRegularFile`], and for a
+/// larger file an [`io::ErrorKind::FileTooLarge`] error holding [`TooLarge`]; either way nothing
+/// was read.
+pub fn open_at_most(path: &Path, limit: SizeLimit) -> io::Result<(io::Take<File>, u64)> {
     // A look before opening: opening a device can act on it (a tape rewinds when closed).
     check_regular(&fs::metadata(path)?)?;
     let file = open_without_waiting(path)?;
     // The file opened, not the name looked at, which may have been replaced since.
-    check_regular(&file.metadata()?)?;
-    Ok(file)
+    let found = file.metadata()?;
+    check_regular(&found)?;
+    if found.len() > limit.bytes {
+        return Err(too_large(limit));
+    }
+    Ok((file.take(limit.bytes + 1), found.len()))
 }
 
-/// Nothing, if nothing is at `path` or a regular file is; otherwise the error [`open_regular`]
+/// The bytes of the file at `path`, opened as [`open_at_most`] opens it.
+///
+/// # Errors
+/// As [`open_at_most`]'s, also for a file found larger than `limit` as it is read; and the
+/// system's, when reading fails.
+pub fn read_at_most(path: &Path, limit: SizeLimit) -> io::Result<Vec<u8>> {
+    let (mut file, size) = open_at_most(path, limit)?;
+    // The size is a hint only: the file may have shrunk or grown since.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit.bytes {
+        return Err(too_large(limit));
+    }
+    Ok(bytes)
+}
+
+fn too_large(limit: SizeLimit) -> io::Error {
+    io::Error::new(io::ErrorKind::FileTooLarge, TooLarge(limit))
+}
+
+/// Nothing, if nothing is at `path` or a regular file is; otherwise the error [`open_at_most`]
 /// gives.
 ///
 /// # Errors
-/// See [`open_regular`].
+/// See [`open_at_most`].
 pub fn refuse_non_regular(path: &Path) -> io::Result<()> {
     match fs::metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -157,7 +205,7 @@ impl NewFile {
     ///
     /// # Errors
     /// `target` is there and is not a regular file, which the new file would replace (a device
-    /// such as `/dev/null`, a pipe: see [`open_regular`]), or the folder cannot be written.
+    /// such as `/dev/null`, a pipe: see [`open_at_most`]), or the folder cannot be written.
     pub fn beside(target: &Path) -> io::Result<NewFile> {
         refuse_non_regular(target)?;
         let folder = target
@@ -265,6 +313,12 @@ mod tests {
         names.sort();
         names
     }
+
+    /// A limit for the tests' files.
+    const ANY: SizeLimit = SizeLimit {
+        bytes: 1 << 20,
+        holds: "a test",
+    };
 
     fn is_own(path: &Path) -> bool {
         OWN_FILES.list().iter().any(|file| file == path)
@@ -381,19 +435,14 @@ mod tests {
         let folder = scratch("regular");
         let file = folder.join("file");
         fs::write(&file, "text").unwrap();
-        let mut text = String::new();
-        open_regular(&file)
-            .unwrap()
-            .read_to_string(&mut text)
-            .unwrap();
-        assert_eq!(text, "text");
+        assert_eq!(read_at_most(&file, ANY).unwrap(), b"text");
         let link = folder.join("link");
         std::os::unix::fs::symlink(&file, &link).unwrap();
-        assert!(open_regular(&link).is_ok());
+        assert_eq!(read_at_most(&link, ANY).unwrap(), b"text");
         assert!(refuse_non_regular(&link).is_ok());
         assert!(refuse_non_regular(&folder.join("missing")).is_ok());
         let not_regular = |path: &Path| {
-            let opened = open_regular(path).unwrap_err();
+            let opened = open_at_most(path, ANY).unwrap_err();
             let refused = refuse_non_regular(path).unwrap_err();
             for e in [opened, refused] {
                 assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{}", path.display());
@@ -419,10 +468,52 @@ mod tests {
         let socket = std::os::unix::net::UnixListener::bind(folder.join("socket")).unwrap();
         not_regular(&folder.join("socket"));
         drop(socket);
-        let e = open_regular(&folder).unwrap_err();
+        let e = open_at_most(&folder, ANY).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::IsADirectory);
-        let e = open_regular(&folder.join("missing")).unwrap_err();
+        let e = open_at_most(&folder.join("missing"), ANY).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::NotFound);
         fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_file_over_the_limit_is_refused_by_its_size_unread() {
+        let folder = scratch("sized");
+        let file = folder.join("ten");
+        fs::write(&file, [7u8; 10]).unwrap();
+        let limit = |bytes| SizeLimit {
+            bytes,
+            holds: "a test",
+        };
+        assert_eq!(read_at_most(&file, limit(10)).unwrap(), [7u8; 10]);
+        let refused = read_at_most(&file, limit(9)).unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::FileTooLarge);
+        assert_eq!(
+            super::super::words::describe(&refused),
+            "the file has more than 9 bytes, too many for a test"
+        );
+        // 10 GiB, all of it a hole: reading it would take seconds and a limit's worth of
+        // memory, and the file says its size at once.
+        let sparse = folder.join("sparse");
+        File::create(&sparse).unwrap().set_len(10 << 30).unwrap();
+        let refused = open_at_most(&sparse, limit(1 << 30)).unwrap_err();
+        assert!(refused.get_ref().is_some_and(|e| e.is::<TooLarge>()));
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    /// The system's files say they are empty: the reading is what stops at the limit.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_that_hides_its_size_is_cut_off_as_it_is_read() {
+        let (mut file, size) = open_at_most(Path::new("/proc/self/maps"), ANY).unwrap();
+        assert_eq!(size, 0);
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).unwrap();
+        assert!(!bytes.is_empty() && bytes.len() as u64 <= ANY.bytes + 1);
+        let small = SizeLimit {
+            bytes: 8,
+            holds: "a test",
+        };
+        let refused = read_at_most(Path::new("/proc/self/maps"), small).unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::FileTooLarge);
     }
 }

@@ -6,7 +6,8 @@
 //! existing file: it writes a new file beside the target ([`NewFile`]), reads it back, and only
 //! then renames it over the target. A symbolic link is followed to the file it names, the file
 //! keeps its permissions, and anything but a regular file (a device, a pipe) is refused, since
-//! the rename would replace it. Loading reads regular files only ([`open_regular`]).
+//! the rename would replace it. Loading reads regular files of at most [`MAX_SAVE_BYTES`] only
+//! ([`read_at_most`]).
 
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
@@ -14,12 +15,12 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::files::{open_regular, NewFile};
+use super::files::{read_at_most, NewFile, SizeLimit};
 use super::words::describe;
 use crate::notation::{
     fen_of, Fen, FenError, FenPositionError, SettingError, Settings, SettingsVariantError,
 };
-use crate::rules::{check_name, Game, NameError, Variant};
+use crate::rules::{check_name, unfit_in_a_line, Game, NameError, Variant};
 
 /// The word that starts the line after the FEN that states a game's rules. No FEN starts with
 /// `#`, and the line is the last, so a name that happens to start so is never taken for it.
@@ -28,10 +29,16 @@ const RULES_WORD: &str = "#c4";
 /// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
 pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
 
+/// How much of a saved game's file is read.
+const SAVE_FILE: SizeLimit = SizeLimit {
+    bytes: MAX_SAVE_BYTES,
+    holds: "a saved game",
+};
+
 /// Why a game could not be saved or loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SaveError {
-    /// The file system refused.
+    /// The file system refused, or the file is no regular file or too large to be a saved game.
     #[error("cannot {action} {path}: {reason}")]
     Io {
         action: &'static str,
@@ -43,9 +50,6 @@ pub enum SaveError {
         "cannot save {0}: the file read back differs from what was written; the old file is kept"
     )]
     ReadBack(String),
-    /// The file is larger than any saved game.
-    #[error("cannot load {path}: the file has more than {MAX_SAVE_BYTES} bytes, too many for a saved game")]
-    TooLarge { path: String },
     /// The file is not text.
     #[error("cannot load {0}: the file is not UTF-8 text")]
     NotText(String),
@@ -56,6 +60,14 @@ pub enum SaveError {
         found: usize,
         /// What a file of that many lines would need, when its last line is a FEN, or empty.
         more: String,
+    },
+    /// A character other than tab that one line cannot hold ([`unfit_in_a_line`]).
+    #[error("cannot load {path}: line {line} contains the {kind} U+{code:04X}; a saved game is lines of printable text")]
+    NotOneLine {
+        path: String,
+        line: usize,
+        kind: &'static str,
+        code: u32,
     },
     /// An empty line before the end.
     #[error("cannot load {path}: line {line} is empty, where a name or the FEN should be")]
@@ -268,32 +280,42 @@ fn write_checked(
 /// sets the board size.
 pub fn load(path: &Path) -> Result<(Vec<String>, Game), SaveError> {
     let shown = path.display().to_string();
-    let file = open_regular(path).map_err(io_error("load", path))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SAVE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_error("load", path))?;
-    if bytes.len() as u64 > MAX_SAVE_BYTES {
-        return Err(SaveError::TooLarge { path: shown });
-    }
+    let bytes = read_at_most(path, SAVE_FILE).map_err(io_error("load", path))?;
     let text = String::from_utf8(bytes).map_err(|_| SaveError::NotText(shown.clone()))?;
     parse(&text).map_err(|e| e.at(&shown))
 }
 
 /// What is wrong with a saved game's text, before the path is known.
 enum TextError {
-    LineCount { found: usize, more: String },
+    NotOneLine {
+        line: usize,
+        kind: &'static str,
+        code: u32,
+    },
+    LineCount {
+        found: usize,
+        more: String,
+    },
     EmptyLine(usize),
     Name(usize, NameError),
     Fen(usize, FenError, String),
     Rules(usize, RulesLineError),
-    RulesLines { players: usize, found: usize },
+    RulesLines {
+        players: usize,
+        found: usize,
+    },
 }
 
 impl TextError {
     fn at(self, path: &str) -> SaveError {
         let path = path.to_string();
         match self {
+            TextError::NotOneLine { line, kind, code } => SaveError::NotOneLine {
+                path,
+                line,
+                kind,
+                code,
+            },
             TextError::LineCount { found, more } => SaveError::LineCount { path, found, more },
             TextError::EmptyLine(line) => SaveError::EmptyLine { path, line },
             TextError::Name(line, source) => SaveError::Name { path, line, source },
@@ -318,6 +340,17 @@ fn parse(text: &str) -> Result<(Vec<String>, Game), TextError> {
         .lines()
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
+    // Before anything of a line is read: an error that quotes a line then quotes one line.
+    let unfit = |c| unfit_in_a_line(c).filter(|_| c != '\t');
+    for (i, line) in lines.iter().enumerate() {
+        if let Some((c, kind)) = line.chars().find_map(|c| Some((c, unfit(c)?))) {
+            return Err(TextError::NotOneLine {
+                line: i + 1,
+                kind,
+                code: u32::from(c),
+            });
+        }
+    }
     // Blank lines at the end (an editor's, say) are no part of the game.
     let drop_blank_lines = |lines: &mut Vec<&str>| {
         while lines.last().is_some_and(|l| l.trim().is_empty()) {
@@ -735,5 +768,37 @@ mod tests {
         );
         let error = parse("Ann\n \n7/7/7/7/7/7 x\n").err().unwrap();
         assert!(matches!(error, TextError::EmptyLine(2)));
+    }
+
+    #[test]
+    fn every_line_is_one_line_to_every_reader() {
+        let refused = |text: &str| parse(text).err().unwrap().at("game.txt").to_string();
+        // A name, a FEN or a rules line holding a character at which some readers (Python's
+        // str.splitlines) end a line, which an error that quotes the line would pass on.
+        assert_eq!(
+            refused("Ann\u{2028}= forged\nBen\n7/7/7/7/7/7 x\n"),
+            "cannot load game.txt: line 1 contains the line separator U+2028; a saved game is \
+             lines of printable text"
+        );
+        assert_eq!(
+            refused("Ann\nBen\n7/7/7/7/7/7 x\n#c4 players 2 foo\u{2029}= forged\n"),
+            "cannot load game.txt: line 4 contains the paragraph separator U+2029; a saved game \
+             is lines of printable text"
+        );
+        for c in [
+            '\r', '\u{0b}', '\u{0c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}',
+        ] {
+            let text = format!("Ann\nBen\n7/7/7/7/7/7{c}x\n");
+            assert_eq!(
+                refused(&text),
+                format!(
+                    "cannot load game.txt: line 3 contains the control character U+{:04X}; a \
+                     saved game is lines of printable text",
+                    u32::from(c)
+                )
+            );
+        }
+        // A tab is a blank, and a line may end in CRLF.
+        assert!(parse("Ann\r\nBen\r\n7/7/7/7/7/7\tx\r\n").is_ok());
     }
 }

@@ -15,9 +15,9 @@ with the 4th stone scores 18), a loss the negative, a draw 0. The PettingZoo opp
 ``c4.pettingzoo``.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
+# No `from __future__ import annotations` and no bare helper imports: each would show in
+# dir(c4) as a name of the package (`annotations`, `Sequence`).
+from collections.abc import Sequence as _Sequence
 
 from c4._core import Board, Solver, __version__
 
@@ -64,6 +64,6 @@ def best_move(board: Board, *, tie_break: str = "centre") -> int:
     return default_solver().best_move(board, tie_break=tie_break)
 
 
-def analyze_many(boards: Sequence[Board], *, threads: int = 1) -> list[list[int | None]]:
+def analyze_many(boards: _Sequence[Board], *, threads: int = 1) -> list[list[int | None]]:
     """Every column's score for each board, on ``threads`` threads (``Solver.analyze_many``)."""
     return default_solver().analyze_many(boards, threads=threads)

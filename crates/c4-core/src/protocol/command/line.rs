@@ -60,8 +60,8 @@ pub struct Request {
 }
 
 /// Parses one line as the interpreter hands it over: without its line ending, comments already
-/// removed, not blank, and free of control characters other than tab (the interpreter refuses
-/// such a line whole before parsing it).
+/// removed, not blank, and free of characters other than tab that one line cannot hold (the
+/// interpreter refuses such a line whole before parsing it).
 pub fn parse_request(line: &str) -> Request {
     let line = line.trim();
     let (id, body) = match split_id(line) {

@@ -206,7 +206,7 @@ fn verb_list() -> String {
 }
 
 /// Parses one line as the dialect's loop hands it over: without its line ending, comments
-/// already removed, not blank, and free of control characters other than tab.
+/// already removed, not blank, and free of characters other than tab that one line cannot hold.
 pub fn parse_ugi(line: &str) -> Result<UgiCommand, UgiError> {
     let line = line.trim();
     let split: nom::IResult<&str, &str> = take_till1(is_blank).parse(line);
