@@ -25,6 +25,7 @@ use thiserror::Error;
 
 use crate::solver::{Job, Split, SplitError, SplitSettings};
 use crate::textio::describe;
+use crate::textio::files::{read_at_most, SizeLimit};
 
 /// The results store's name in the folder.
 pub const RESULTS: &str = "results.txt";
@@ -104,7 +105,7 @@ pub fn plan(
 /// A file cannot be read or written, or holds lines that are not results of this solve.
 pub fn merge(folder: &Path, c4: &Path, out: &mut impl Write) -> Result<(), SplitRunError> {
     let results = folder.join(RESULTS);
-    let text = read_file(&results)?;
+    let text = read_file(&results, RESULTS_LIMIT)?;
     let mut lines = text.lines();
     let header = lines.next().unwrap_or("");
     let settings = SplitSettings::from_header(header).map_err(|source| SplitRunError::Results {
@@ -141,6 +142,44 @@ pub fn merge(folder: &Path, c4: &Path, out: &mut impl Write) -> Result<(), Split
     next_round(folder, split, &settings, c4, out)
 }
 
+/// Writes `samples` random frontier jobs of the first open question of the solve `settings`
+/// describe, one a line: how many frontier jobs it stands for, its moves and its bound (`-` for
+/// a path that a quick search settled), then the mean, Knuth's estimate of the number of jobs;
+/// timing the jobs (`c4 solve --at-least`) turns it into an estimate of the work.
+///
+/// # Errors
+/// The settings cannot be solved, or `out` cannot be written.
+pub fn sample(
+    settings: &SplitSettings,
+    samples: usize,
+    seed: u64,
+    out: &mut impl Write,
+) -> Result<(), SplitRunError> {
+    let mut split = Split::from_settings(settings).map_err(SplitRunError::Settings)?;
+    let mut text = String::new();
+    let mut total = 0.0;
+    for sample in 0..samples as u64 {
+        match split.sample_job(settings.depth, seed.wrapping_add(sample)) {
+            Some((job, jobs)) => {
+                total += jobs;
+                let _ = writeln!(text, "{jobs} {} {}", job.moves, job.bound);
+            }
+            None => text.push_str("0 - -\n"),
+        }
+    }
+    let _ = writeln!(
+        text,
+        "c4 split: about {:.0} jobs {} plies deep (the mean of {samples} paths)",
+        total / samples as f64,
+        settings.depth
+    );
+    out.write_all(text.as_bytes())
+        .map_err(|source| SplitRunError::Io {
+            path: PathBuf::from("standard output"),
+            source,
+        })
+}
+
 /// The answers of finished jobs in `answers` not already `known`, recorded in `split`, each
 /// as its line with its newline, in file-name order.
 fn new_answers(
@@ -166,7 +205,7 @@ fn new_answers(
     files.sort();
     let mut new = Vec::new();
     for file in files {
-        let text = read_file(&file)?;
+        let text = read_file(&file, ANSWER_LIMIT)?;
         for (number, line) in text.lines().enumerate() {
             if line.is_empty() || known.contains(line) || new.contains(&format!("{line}\n")) {
                 continue;
@@ -276,10 +315,30 @@ fn quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-fn read_file(path: &Path) -> Result<String, SplitRunError> {
-    fs::read_to_string(path).map_err(|source| SplitRunError::Io {
+/// The results store's largest size: some 50 million answers, past what any cluster run makes.
+const RESULTS_LIMIT: SizeLimit = SizeLimit {
+    bytes: 1 << 30,
+    holds: "a split solve's results",
+};
+
+/// A job's answer file's largest size: one line of at most a board's moves and a bound.
+const ANSWER_LIMIT: SizeLimit = SizeLimit {
+    bytes: 4096,
+    holds: "a job's answer",
+};
+
+/// The text of `path`, refused unread past `limit`, and refused if it is not UTF-8.
+fn read_file(path: &Path, limit: SizeLimit) -> Result<String, SplitRunError> {
+    let failed = |source| SplitRunError::Io {
         path: path.to_path_buf(),
         source,
+    };
+    let bytes = read_at_most(path, limit).map_err(failed)?;
+    String::from_utf8(bytes).map_err(|_| {
+        failed(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "it is not UTF-8 text",
+        ))
     })
 }
 

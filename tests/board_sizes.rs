@@ -130,7 +130,7 @@ fn the_finished_runs_answer_from_their_checkpoints_with_the_scores_in_the_table(
     std::fs::remove_dir_all(&folder).unwrap();
     let boards = [
         "4x10", "9x5", "5x9", "8x6", "6x8", "7x7", "10x4", "4x11", "5x10", "9x6", "4x12", "5x11",
-        "4x13",
+        "4x13", "11x4",
     ];
     for board in boards {
         assert!(read.iter().any(|b| b == board), "{board}: {read:?}");

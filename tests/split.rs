@@ -179,3 +179,35 @@ fn a_started_folder_is_not_planned_again_and_bad_results_are_named() {
     let bad_root = c4(&["split", "plan", folder_text, "88", "--board", "5x4"], "");
     assert_eq!(bad_root.code, 2, "{}", bad_root.stderr);
 }
+
+#[test]
+fn sampled_jobs_are_written_with_what_they_stand_for() {
+    let run = c4(
+        &[
+            "split",
+            "sample",
+            "--board",
+            "6x5",
+            "--depth",
+            "2",
+            "--samples",
+            "3",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    for line in &lines[..3] {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(
+            (fields[0], fields[1].len(), fields[2]),
+            ("3", 2, "1"),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        lines[3],
+        "c4 split: about 3 jobs 2 plies deep (the mean of 3 paths)"
+    );
+}

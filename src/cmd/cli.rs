@@ -139,6 +139,31 @@ pub enum SplitStep {
     Plan(SplitPlanArgs),
     /// Add the finished jobs' answers, say how far the solve has come, write the next plan
     Merge(SplitMergeArgs),
+    /// Sample random frontier jobs, for an estimate of a solve's jobs before it is run
+    Sample(SplitSampleArgs),
+}
+
+/// `c4 split sample`'s flags.
+#[derive(Debug, Args)]
+pub struct SplitSampleArgs {
+    /// The position: moves from the empty board (none: the empty board)
+    #[arg(default_value = "")]
+    pub moves: String,
+    /// The board, WIDTHxHEIGHT
+    #[arg(long, value_name = "WxH", default_value = "7x6", value_parser = board_size)]
+    pub board: BatchBoard,
+    /// How many plies below the position the jobs lie
+    #[arg(long, value_name = "PLIES", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=40))]
+    pub depth: u32,
+    /// The score expected: the first question's tree follows it
+    #[arg(long, value_name = "SCORE", default_value_t = 0, allow_hyphen_values = true, value_parser = clap::value_parser!(i8).range(-64..=64))]
+    pub expect: i8,
+    /// How many random paths to take
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = positive)]
+    pub samples: usize,
+    /// The first path's seed (the others follow it)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `c4 split plan`'s flags.

@@ -12,6 +12,7 @@ use super::signals;
 use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
 use crate::bookbuild::BuildError;
 use crate::protocol::{self, ugi, Options};
+use crate::solver::SplitSettings;
 use crate::split::{self, SplitRunError};
 use crate::textio::book::BookFileError;
 use crate::textio::describe;
@@ -171,6 +172,16 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                     let c4 = args.c4.clone().unwrap_or(this);
                     let folder = std::path::absolute(&args.folder)?;
                     split::plan(&folder, &args.settings(), &c4, &mut stdout)?;
+                }
+                SplitStep::Sample(args) => {
+                    let settings = SplitSettings {
+                        width: args.board.width(),
+                        height: args.board.height(),
+                        root: args.moves.clone(),
+                        depth: args.depth,
+                        prediction: args.expect,
+                    };
+                    split::sample(&settings, args.samples, args.seed, &mut stdout)?;
                 }
                 SplitStep::Merge(args) => {
                     let c4 = args.c4.clone().unwrap_or(this);

@@ -515,50 +515,16 @@ impl Split {
         }
     }
 
-    /// Splits node `index` into its children: every move, without the mirror images of a
-    /// symmetric position's moves, in the search's own order (the prover's first choice): the
-    /// moves that make more threats first, then centre-out, the moves that lose at once last.
+    /// Splits node `index` into its children ([`ordered_moves`](Self::ordered_moves)).
     fn split(&mut self, tree: &mut Tree, index: usize) {
         let (columns, bound, depth) = {
             let node = &tree.nodes[index];
             (node.columns.clone(), node.bound, node.depth)
         };
-        let position = self.position(&columns).expect("a node's moves are legal");
-        let mut moves_by_weight = Vec::new();
-        let mut seen = Vec::new();
-        with_position!(&position, |p| {
-            let (opponent, own) = (p.opponent_winning_cells(), p.own_winning_cells());
-            let safe = p.non_losing_moves(opponent);
-            for &column in centre_out(self.width) {
-                let column = u32::from(column);
-                if !p.can_play(column) {
-                    continue;
-                }
-                let cell = p.cell_in(column);
-                let mut child = *p;
-                child.play_column(column).expect("the column was playable");
-                let key = folded_key(&child);
-                if seen.contains(&key) {
-                    continue;
-                }
-                seen.push(key);
-                // The search's weights (negamax.rs), a losing move below every other.
-                let weight = if cell & safe == Bitboard::ZERO {
-                    -1
-                } else {
-                    let created = p.winning_cells_after(cell);
-                    ((created & !(opponent << 1)).count_ones()
-                        + u32::from((cell << 1) & own == Bitboard::ZERO)) as i32
-                };
-                moves_by_weight.push((weight, column, key));
-            }
-        });
-        // Stable: centre-out among equal weights.
-        moves_by_weight.sort_by_key(|&(weight, _, _)| std::cmp::Reverse(weight));
         let mut children = Vec::new();
-        for (_, column, key) in moves_by_weight {
+        for (column, key) in self.ordered_moves(&columns) {
             let mut moves = columns.clone();
-            moves.push(column as u8);
+            moves.push(column);
             children.push(tree.nodes.len());
             tree.nodes.push(Node {
                 columns: moves,
@@ -571,6 +537,83 @@ impl Split {
             });
         }
         tree.nodes[index].children = Some(children);
+    }
+
+    /// The moves of the position of `columns`, each with its child's folded key: every move,
+    /// without the mirror images of a symmetric position's moves, in the search's own order
+    /// (the prover's first choice): the moves that make more threats first, then centre-out,
+    /// the moves that lose at once last.
+    fn ordered_moves(&self, columns: &[u8]) -> Vec<(u8, u128)> {
+        let position = self.position(columns).expect("a node's moves are legal");
+        let mut moves = Vec::new();
+        with_position!(&position, |p| {
+            let (opponent, own) = (p.opponent_winning_cells(), p.own_winning_cells());
+            let safe = p.non_losing_moves(opponent);
+            for &column in centre_out(self.width) {
+                if !p.can_play(u32::from(column)) {
+                    continue;
+                }
+                let cell = p.cell_in(u32::from(column));
+                let mut child = *p;
+                child.play_unchecked(cell);
+                let key = folded_key(&child);
+                if moves.iter().any(|&(_, _, seen)| seen == key) {
+                    continue;
+                }
+                // The search's weights (negamax.rs), a losing move below every other.
+                let weight = if cell & safe == Bitboard::ZERO {
+                    -1
+                } else {
+                    let created = p.winning_cells_after(cell);
+                    ((created & !(opponent << 1)).count_ones()
+                        + u32::from((cell << 1) & own == Bitboard::ZERO)) as i32
+                };
+                moves.push((weight, column, key));
+            }
+        });
+        // Stable: centre-out among equal weights.
+        moves.sort_by_key(|&(weight, _, _)| std::cmp::Reverse(weight));
+        moves
+            .into_iter()
+            .map(|(_, column, key)| (column, key))
+            .collect()
+    }
+
+    /// One random path down the tree of the root's first open question to a job `depth` plies
+    /// below the root, for Knuth's estimate of a tree's size: the job, and how many frontier
+    /// jobs it stands for (the product of the moves chosen among at the nodes that need every
+    /// move; one predicted move where one is enough). `None` when the path ends at a node a
+    /// quick search settles (it stands for no job). `seed` picks the path.
+    pub fn sample_job(&mut self, depth: u32, seed: u64) -> Option<(Job, f64)> {
+        let SplitProgress { lower, upper, .. } = self.progress;
+        if lower >= upper {
+            return None;
+        }
+        let mut bound = next_bound(lower, upper);
+        let mut expected = self.expects(bound, lower, upper);
+        let mut columns = self.root.clone();
+        let mut weight = 1.0;
+        let mut random = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for _ in 0..depth {
+            if self.quick_answer(&columns, bound).is_some() {
+                return None;
+            }
+            let moves = self.ordered_moves(&columns);
+            let pick = if expected {
+                0
+            } else {
+                // xorshift64: a reproducible choice, no dependency.
+                random ^= random << 13;
+                random ^= random >> 7;
+                random ^= random << 17;
+                weight *= moves.len() as f64;
+                (random % moves.len() as u64) as usize
+            };
+            columns.push(moves[pick].0);
+            bound = 1 - bound;
+            expected = !expected;
+        }
+        Some((self.job(&columns, bound), weight))
     }
 
     /// The answer of a quick search of the position of `columns` to `bound`, if it finds one.
@@ -792,6 +835,34 @@ mod tests {
         assert!(again.wanted().is_empty());
         assert_eq!(again.score(), first.score());
         assert_eq!(again.progress().answered, lines.len() as u64);
+    }
+
+    #[test]
+    fn a_sampled_path_stands_for_the_moves_chosen_among() {
+        // The empty 6x5 board's first question (does the first player win?) is expected no:
+        // every first move (three, mirror images folded), then one predicted reply each.
+        let mut split = Split::new(6, 5, vec![], 2, 0).unwrap();
+        let mut jobs = std::collections::HashSet::new();
+        let mut settled = 0;
+        for seed in 0..12 {
+            // A path through a move a quick search settles ends there.
+            let Some((job, stands_for)) = split.sample_job(2, seed) else {
+                settled += 1;
+                continue;
+            };
+            assert_eq!(stands_for, 3.0);
+            assert_eq!((job.moves.len(), job.bound), (2, Score::new(1)));
+            jobs.insert(job.moves);
+        }
+        assert!(
+            settled < 12 && jobs.len() > 1,
+            "{settled} settled, {jobs:?}"
+        );
+        // A board the quick searches settle stands for no job.
+        assert_eq!(
+            Split::new(4, 4, vec![], 2, 0).unwrap().sample_job(2, 1),
+            None
+        );
     }
 
     #[test]

@@ -2,8 +2,8 @@
 
 The engine splits the solve (``Split``: the questions asked of the root, the proof trees, the
 jobs wanted now); this module only runs the jobs. Each Ray worker holds one ``Prover`` actor,
-which answers jobs with a long-lived ``c4 solve --at-least B --checkpoint-dir DIR`` process, so
-that the jobs one worker answers share its table as one search would, and a job cut short goes
+which answers jobs with long-lived ``c4 solve --at-least B --checkpoint-dir DIR`` processes, so
+that the jobs one worker answers share a table as one search would, and a job cut short goes
 on from its own checkpoint wherever it is taken up again. Every answer is appended to
 ``FOLDER/results.txt`` (synced) before it is used, so a stopped driver started again with the
 same command goes on where it stood and never runs a finished job again. A worker that dies is
@@ -69,15 +69,21 @@ class Progress:
 
 
 class Prover:
-    """One worker's prover: a long-lived ``c4 solve --at-least`` process answering jobs of one
-    bound, one line at a time, with a checkpoint per position in a folder all workers see."""
+    """One worker's prover: long-lived ``c4 solve --at-least B`` processes, one per bound B (a
+    question's jobs and the next question's alternate), answering jobs one line at a time with
+    a checkpoint per position in a folder all workers see; each keeps its table between jobs."""
+
+    #: Processes kept at once: the bounds of the question under way and the next, and one more.
+    KEPT = 3
 
     def __init__(self, c4: str, checkpoints: str, table_mib: int | None) -> None:
         self.c4 = c4
         self.checkpoints = checkpoints
         self.table_mib = table_mib
+        self.processes: dict[tuple[str, ...], Any] = {}
+        # The job under way, its process, and whether `stop` was asked to end it.
+        self.current: str | None = None
         self.process: Any = None
-        self.arguments: list[str] | None = None
         self.stopped = False
 
     def pid(self) -> int:
@@ -87,17 +93,17 @@ class Prover:
     def prove(self, moves: str, arguments: list[str]) -> str | None:
         """The answer line of the job ``moves`` run with ``arguments``, or None if ``stop``
         ended it first."""
-        self.stopped = False
+        self.current, self.stopped = moves, False
         for _ in range(60):
-            self._start(arguments)
-            process = self.process
+            process = self._process(tuple(arguments))
+            self.process = process
             process.stdin.write(moves + "\n")
             process.stdin.flush()
             line = process.stdout.readline()
-            if not line or self.stopped:
+            if not line or self.stopped or "error: stopped before the end" in line:
                 # Stopped (c4 says so on its line, saved, and ends): a fresh process next time.
                 process.wait()
-                self.process = None
+                del self.processes[tuple(arguments)]
                 return None
             line = line.rstrip("\n")
             # A checkpoint still held by the process of a worker that died (it saves first):
@@ -108,25 +114,29 @@ class Prover:
             return line
         raise RuntimeError(f"c4 could not answer {moves!r}: its checkpoint stayed in use")
 
-    def stop(self) -> None:
-        """Ends the job under way, its progress saved (SIGTERM), and the process with it."""
-        if self.process is not None:
+    def stop(self, moves: str) -> None:
+        """Ends the job ``moves`` if it is under way, its progress saved (SIGTERM), and its
+        process with it; a stop that comes after the job ended leaves the next one alone."""
+        if self.process is not None and self.current == moves:
             self.stopped = True
             self.process.send_signal(signal.SIGTERM)
 
-    def _start(self, arguments: list[str]) -> None:
+    def _process(self, arguments: tuple[str, ...]) -> Any:
+        """The running process for ``arguments``, started if need be, the oldest closed past
+        ``KEPT``."""
         import subprocess
 
-        if self.process is not None and self.process.poll() is None and arguments == self.arguments:
-            return
-        if self.process is not None and self.process.poll() is None:
-            self.process.stdin.close()
-            self.process.wait()
+        process = self.processes.get(arguments)
+        if process is not None and process.poll() is None:
+            return process
+        while len(self.processes) >= self.KEPT:
+            oldest = next(iter(self.processes))
+            self.processes.pop(oldest).stdin.close()
         command = [self.c4, *arguments, "--checkpoint-dir", self.checkpoints]
         command += ["--checkpoint-every", "60"]
         if self.table_mib is not None:
             command += ["--hash", str(self.table_mib)]
-        self.process = subprocess.Popen(
+        process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -134,7 +144,8 @@ class Prover:
             text=True,
             preexec_fn=_end_with_parent,
         )
-        self.arguments = arguments
+        self.processes[arguments] = process
+        return process
 
 
 def _end_with_parent() -> None:
@@ -235,7 +246,7 @@ def solve(
             # Jobs no longer needed (a sibling settled their node) are stopped, once.
             for ref, (index, job) in running.items():
                 if job not in wanted_set and ref not in stopping:
-                    provers[index].stop.remote()
+                    provers[index].stop.remote(job[0])
                     stopping.add(ref)
             taken = {job for _, job in running.values()}
             free = [index for index in range(count) if index not in busy]
@@ -272,8 +283,8 @@ def solve(
                 last_said = time.monotonic()
     finally:
         results.close()
-        for index, _ in running.values():
-            provers[index].stop.remote()
+        for index, (moves, _) in running.values():
+            provers[index].stop.remote(moves)
     _say_progress(split, {}, 0, started, log)
     return split.score
 
