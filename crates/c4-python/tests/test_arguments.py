@@ -187,6 +187,6 @@ def bytes_read() -> int:
 def test_the_module_has_a_version_and_only_its_own_names() -> None:
     assert isinstance(c4.__version__, str) and c4.__version__
     public = {name for name in dir(c4) if not name.startswith("_")}
-    # `pettingzoo` once another test imported the submodule.
-    assert public - {"pettingzoo"} == set(c4.__all__) - {"__version__"}
+    # The submodules `pettingzoo` and `cluster` once another test imported them.
+    assert public - {"pettingzoo", "cluster"} == set(c4.__all__) - {"__version__"}
     assert "Sequence" not in dir(c4) and "annotations" not in dir(c4)
