@@ -2,9 +2,12 @@
 //! driver that runs its jobs on Ray (`python/c4/cluster.py`); the splitting, the results'
 //! format and the jobs' command line are all the engine's.
 
+use std::fmt;
+
 use c4_core::solver::{Score, Split as EngineSplit, SplitSettings};
 use pyo3::prelude::*;
 
+use crate::args::{argument_error, Int};
 use crate::value_error;
 
 /// A solve of one position split into jobs: hand in each job's answer line, ask which jobs are
@@ -22,14 +25,18 @@ impl Split {
     /// them) on the `width` x `height` board, its jobs `depth` plies below the root, the
     /// first questions following the score `prediction`.
     #[new]
-    #[pyo3(signature = (width, height, root = String::new(), depth = 4, prediction = 0))]
-    fn new(width: u32, height: u32, root: String, depth: u32, prediction: i8) -> PyResult<Split> {
+    #[pyo3(
+        signature = (width, height, root = "", depth = Int::from(4), prediction = Int::from(0)),
+        text_signature = "(width, height, root='', depth=4, prediction=0)"
+    )]
+    fn new(width: Int, height: Int, root: &str, depth: Int, prediction: Int) -> PyResult<Split> {
+        let side = |value: &str| format!("a board side must be from 1 to 16, got {value}");
         let settings = SplitSettings {
-            width,
-            height,
-            root,
-            depth,
-            prediction,
+            width: width.to("width", side)?,
+            height: height.to("height", side)?,
+            root: root.to_string(),
+            depth: in_range(&depth, "depth", 1, 40, "a depth of plies")?,
+            prediction: in_range(&prediction, "prediction", -64, 64, "a predicted score")?,
         };
         Split::from(settings)
     }
@@ -66,8 +73,9 @@ impl Split {
     }
 
     /// The arguments of the `c4` run that answers jobs of `bound`, one per line of its input.
-    fn job_arguments(&self, bound: i8) -> Vec<String> {
-        self.split.job_arguments(Score::new(bound))
+    fn job_arguments(&self, bound: Int) -> PyResult<Vec<String>> {
+        let bound = in_range(&bound, "bound", -64, 64, "a bound on a score")?;
+        Ok(self.split.job_arguments(Score::new(bound)))
     }
 
     /// The root's score once known, else None.
@@ -89,6 +97,23 @@ impl Split {
             p.re_expanded,
         )
     }
+}
+
+/// `value` as a `T` from `low` to `high`, else the `ValueError` naming the argument `name`
+/// and saying that `what` must lie in that range.
+fn in_range<T: TryFrom<i128> + PartialOrd + fmt::Display + Copy>(
+    value: &Int,
+    name: &str,
+    low: T,
+    high: T,
+    what: &str,
+) -> PyResult<T> {
+    let refused = |given: &str| format!("{what} must be from {low} to {high}, got {given}");
+    let found: T = value.to(name, refused)?;
+    if found < low || found > high {
+        return Err(argument_error(name, refused(&found.to_string())));
+    }
+    Ok(found)
 }
 
 impl Split {

@@ -112,3 +112,19 @@ def test_another_solve_in_the_same_folder_is_refused(tmp_path):
         solve(folder, Split(7, 4, "", 3), workers=2, c4=C4, log=None)
     with pytest.raises(ValueError, match="not the first line"):
         Split.from_header("# something else")
+
+
+def test_bad_arguments_name_themselves():
+    with pytest.raises(ValueError, match="^width: a board side must be from 1 to 16, got -1"):
+        Split(-1, 4)
+    with pytest.raises(ValueError, match="^depth: a depth of plies must be from 1 to 40, got 0"):
+        Split(9, 4, depth=0)
+    with pytest.raises(ValueError, match="^prediction: .* got 100000000000000000000"):
+        Split(9, 4, prediction=10**20)
+    with pytest.raises(TypeError, match="^height must be an int, not str"):
+        Split(9, "4")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cannot be played"):
+        Split(7, 6, "88")
+    with pytest.raises(ValueError, match="^bound: "):
+        Split(7, 6).job_arguments(-65)
+

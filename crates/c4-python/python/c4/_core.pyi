@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self
 
-__all__ = ["Board", "Solver", "__version__"]
+__all__ = ["Board", "Solver", "Split", "__version__"]
 
 __version__: str
 
