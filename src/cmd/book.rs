@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use super::cli::{board_sides, whole};
+use super::values::{board_sides, whole};
 use crate::bookbuild::{self, BuildError, BuildOptions, Progress, Shard};
 use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
 use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};

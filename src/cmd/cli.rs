@@ -13,10 +13,10 @@ use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand};
 
 use super::book::BookArgs;
+use super::values::{board_sides, board_size, column_numbering, positive};
 use crate::batch::{
     table_for_board, BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing,
 };
-use crate::notation::grammar::{whole_number, WholeNumber};
 use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions, Program};
 use crate::protocol::Trust;
@@ -753,57 +753,6 @@ pub fn usage_error(subcommand: Option<&str>, message: impl fmt::Display) -> clap
         None => &mut command,
     };
     command.error(ErrorKind::ValueValidation, message)
-}
-
-/// How `c4 solve`'s and `c4 bench`'s lines number columns, in `c4 play`'s words (`numbers`,
-/// `from-zero`); `1` and `0`, their first spellings, are kept.
-fn column_numbering(text: &str) -> Result<Counting, String> {
-    match text {
-        "numbers" | "1" => Ok(Counting::FromOne),
-        "from-zero" | "0" => Ok(Counting::FromZero),
-        "letters" => Err(
-            "letters a-p are read in every line already: expected numbers or \
-            from-zero, the numbering of the digits"
-                .to_string(),
-        ),
-        _ => Err("expected numbers (from 1) or from-zero (from 0)".to_string()),
-    }
-}
-
-/// A whole number, in words rather than the standard library's (`invalid digit found in
-/// string`), for the flags whose range the command checks after reading them.
-pub(super) fn whole<T: FromStr>(text: &str) -> Result<T, String> {
-    match whole_number::<T>(text) {
-        WholeNumber::Value(n) => Ok(n),
-        WholeNumber::TooLarge => Err("the number is too large".to_string()),
-        WholeNumber::NotANumber => Err("expected a whole number".to_string()),
-    }
-}
-
-/// A whole number from 1.
-fn positive(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err("expected a whole number from 1".to_string()),
-    }
-}
-
-/// `WIDTHxHEIGHT`: a board the rules and the solver take.
-fn board_size(text: &str) -> Result<BatchBoard, String> {
-    let (width, height) = board_sides(text)?;
-    BatchBoard::new(width, height, Counting::FromOne).map_err(|e| e.to_string())
-}
-
-/// `WIDTHxHEIGHT` read as two whole numbers, for the command that checks the board itself.
-pub(super) fn board_sides(text: &str) -> Result<(u32, u32), String> {
-    let side = |side: &str| match whole_number::<u32>(side) {
-        WholeNumber::Value(n) => Some(n),
-        _ => None,
-    };
-    let sides = text.split_once(['x', 'X']);
-    sides
-        .and_then(|(w, h)| side(w).zip(side(h)))
-        .ok_or_else(|| "expected WIDTHxHEIGHT, e.g. 9x5".to_string())
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod book;
 pub mod cli;
 #[cfg(unix)]
 mod signals;
+mod values;
 pub use cli::{usage_error, Cli, Mode};
 
 mod modes;

@@ -13,7 +13,7 @@ pub mod settings;
 pub use fen::{fen_of, Fen, FenError, FenPositionError, FenSyntaxError};
 pub use layout::{render, render_labelled, Style};
 pub use moves::{
-    format_moves, parse_column, parse_moves, parse_moves_counting, play_moves, play_sequence,
-    Counting, MoveText, MovesError, SequenceError,
+    format_moves, format_moves_word, parse_column, parse_moves, parse_moves_counting, play_moves,
+    play_sequence, Counting, MoveText, MovesError, SequenceError,
 };
 pub use settings::{token_list, Setting, SettingError, Settings, SettingsVariantError};

@@ -322,8 +322,35 @@ pub fn format_moves(columns: &[Column], width: usize) -> String {
         .collect::<Vec<_>>()
         .join(separator)
 }
+
+/// Writes 0-based `columns` as one word that [`parse_moves`] reads back, for lines whose moves are
+/// their first word (`c4 solve`'s): digits run together on boards up to 9 wide (`4453`), letters
+/// on wider ones (`jjc`).
+pub fn format_moves_word(columns: &[u8], width: usize) -> String {
+    columns
+        .iter()
+        .map(|&column| {
+            let number = usize::from(column) + 1;
+            if width > MAX_DIGIT_WIDTH {
+                letter(number)
+            } else {
+                char::from(b'0' + number as u8)
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_word_of_moves_reads_back_on_narrow_and_wide_boards() {
+        use super::{format_moves_word, parse_moves};
+        assert_eq!(format_moves_word(&[3, 3, 4, 2], 7), "4453");
+        assert_eq!(format_moves_word(&[9, 9, 2], 10), "jjc");
+        assert_eq!(parse_moves("jjc", 10), Ok(vec![10, 10, 3]));
+        assert_eq!(format_moves_word(&[], 12), "");
+    }
+
     #[test]
     fn numbers_can_count_from_zero() {
         use super::{parse_moves_counting, Counting};

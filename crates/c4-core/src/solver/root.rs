@@ -337,7 +337,7 @@ impl Solver {
 }
 
 /// The score of a position without search: finished, or won with the next stone.
-fn terminal_score<B: Bitboard>(position: &Position<B>) -> Option<i32> {
+pub(super) fn terminal_score<B: Bitboard>(position: &Position<B>) -> Option<i32> {
     let area = position.geometry().area() as i32;
     let moves = position.moves_played() as i32;
     if position.is_won() {
@@ -353,7 +353,7 @@ fn terminal_score<B: Bitboard>(position: &Position<B>) -> Option<i32> {
 }
 
 /// The widest score range of a position the side to move cannot win at once.
-fn root_bounds<B: Bitboard>(position: &Position<B>) -> (i32, i32) {
+pub(super) fn root_bounds<B: Bitboard>(position: &Position<B>) -> (i32, i32) {
     let area = position.geometry().area() as i32;
     let moves = position.moves_played() as i32;
     (-(area - moves) / 2, (area + 1 - moves) / 2)

@@ -20,11 +20,14 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
+use crate::notation::{format_moves_word, parse_moves, MovesError};
+
 use super::any_position::{with_position, AnyPosition};
 use super::bitboard::Bitboard;
 use super::limits::Limits;
 use super::order::centre_out;
 use super::position::Position;
+use super::root::{root_bounds, terminal_score};
 use super::score::Score;
 use super::state::Solver;
 use super::SolverError;
@@ -211,6 +214,10 @@ pub struct Split {
     width: u32,
     height: u32,
     root: Vec<u8>,
+    /// The root's key, folded with its mirror image's.
+    root_key: u128,
+    /// Whether the root is its own mirror image.
+    symmetric: bool,
     depth: u32,
     quick_nodes: u64,
     quick: Solver,
@@ -239,10 +246,13 @@ impl Split {
         let mut quick = Solver::with_table_bits(QUICK_TABLE_BITS);
         quick.set_fold_mirrors(symmetric);
         let (lower, upper) = with_position!(&position, |p| score_range(p));
+        let root_key = with_position!(&position, |p| folded_key(p));
         let mut split = Split {
             width,
             height,
             root,
+            root_key,
+            symmetric,
             depth,
             quick_nodes: QUICK_NODES,
             quick,
@@ -271,11 +281,7 @@ impl Split {
             height,
             reason,
         };
-        let root = crate::notation::parse_moves(&settings.root, width as usize)
-            .map_err(|e| bad_root(e.to_string()))?
-            .into_iter()
-            .map(|column| (column - 1) as u8)
-            .collect();
+        let root = columns_of(&settings.root, width).map_err(|e| bad_root(e.to_string()))?;
         Split::new(width, height, root, settings.depth, settings.prediction).map_err(|e| match e {
             SplitError::Board(
                 SolverError::BoardTooLarge { .. } | SolverError::SideTooLong { .. },
@@ -305,13 +311,7 @@ impl Split {
     /// --fold-mirrors`): below a symmetric root, where the mirror images of positions meet
     /// across jobs.
     pub fn folds_mirrors(&self) -> bool {
-        self.position(&self.root)
-            .is_ok_and(|position| with_position!(&position, |p| p.is_symmetric()))
-    }
-
-    /// The board's width and height.
-    pub fn board(&self) -> (u32, u32) {
-        (self.width, self.height)
+        self.symmetric
     }
 
     /// The root's exact score, once known.
@@ -352,11 +352,7 @@ impl Split {
             height: self.height,
             reason,
         };
-        let columns: Vec<u8> = crate::notation::parse_moves(moves, self.width as usize)
-            .map_err(|e| bad_moves(e.to_string()))?
-            .into_iter()
-            .map(|column| (column - 1) as u8)
-            .collect();
+        let columns = columns_of(moves, self.width).map_err(|e| bad_moves(e.to_string()))?;
         let position = self
             .position(&columns)
             .map_err(|e| bad_moves(e.to_string()))?;
@@ -413,13 +409,9 @@ impl Split {
     /// jobs it wants to `jobs`; its answer, once known.
     fn visit_root(&mut self, bound: i8, expected: bool, jobs: &mut Vec<Job>) -> Option<bool> {
         if !self.trees.contains_key(&bound) {
-            let key = self
-                .position(&self.root)
-                .map(|p| with_position!(&p, |p| folded_key(p)))
-                .expect("the root was played when the split was made");
             let root = Node {
                 columns: self.root.clone(),
-                key,
+                key: self.root_key,
                 bound,
                 depth: 0,
                 children: None,
@@ -634,18 +626,8 @@ impl Split {
 
     /// The job asking whether the position of `columns` scores at least `bound`.
     fn job(&self, columns: &[u8], bound: i8) -> Job {
-        let moves = columns
-            .iter()
-            .map(|&column| {
-                if self.width <= 9 {
-                    char::from(b'1' + column)
-                } else {
-                    char::from(b'a' + column)
-                }
-            })
-            .collect();
         Job {
-            moves,
+            moves: format_moves_word(columns, self.width as usize),
             bound: Score::new(bound),
         }
     }
@@ -674,11 +656,7 @@ impl Split {
 
     /// Narrows the root's range by what is proven of it.
     fn update_root(&mut self) {
-        let Ok(position) = self.position(&self.root) else {
-            return;
-        };
-        let key = with_position!(&position, |p| folded_key(p));
-        if let Some(&(lower, upper)) = self.facts.get(&key) {
+        if let Some(&(lower, upper)) = self.facts.get(&self.root_key) {
             let progress = &mut self.progress;
             progress.lower = progress.lower.max(lower);
             progress.upper = progress.upper.min(upper).max(progress.lower);
@@ -711,23 +689,19 @@ fn folded_key<B: Bitboard>(position: &Position<B>) -> u128 {
         .min(position.geometry().mirror_key(key).to_u128())
 }
 
-/// The widest range of a position's score: the exact score when the game is over or the side
-/// to move wins at once.
+/// The widest range of a position's score ([`root_bounds`]): the exact score when the game is
+/// over or the side to move wins at once ([`terminal_score`]).
 fn score_range<B: Bitboard>(position: &Position<B>) -> (i8, i8) {
-    let area = position.geometry().area() as i32;
-    let moves = position.moves_played() as i32;
-    let (lower, upper) = if position.is_won() {
-        let lost = -((area + 2 - moves) / 2);
-        (lost, lost)
-    } else if position.is_full() {
-        (0, 0)
-    } else if position.can_win_next() {
-        let won = (area + 1 - moves) / 2;
-        (won, won)
-    } else {
-        (-(area - moves) / 2, (area + 1 - moves) / 2)
-    };
+    let (lower, upper) = terminal_score(position).map_or_else(|| root_bounds(position), |s| (s, s));
     (lower as i8, upper as i8)
+}
+
+/// The 0-based columns of `moves`, as `c4 solve` reads a line's moves on a board `width` wide.
+fn columns_of(moves: &str, width: u32) -> Result<Vec<u8>, MovesError> {
+    Ok(parse_moves(moves, width as usize)?
+        .into_iter()
+        .map(|column| (column - 1) as u8)
+        .collect())
 }
 
 #[cfg(test)]
@@ -756,11 +730,7 @@ mod tests {
                 .first()
                 .expect("an unsolved split wants a job")
                 .clone();
-            let columns: Vec<u8> = crate::notation::parse_moves(&job.moves, width as usize)
-                .unwrap()
-                .into_iter()
-                .map(|column| (column - 1) as u8)
-                .collect();
+            let columns = columns_of(&job.moves, width).unwrap();
             let position = AnyPosition::from_moves(width, height, &columns).unwrap();
             let below = Score::new(job.bound.value() - 1);
             let at_most = with_position!(&position, |p| solver
@@ -811,11 +781,7 @@ mod tests {
         let mut lines = Vec::new();
         let mut solver = Solver::with_table_bits(18);
         while let Some(job) = first.wanted().first().cloned() {
-            let columns: Vec<u8> = crate::notation::parse_moves(&job.moves, 6)
-                .unwrap()
-                .into_iter()
-                .map(|column| (column - 1) as u8)
-                .collect();
+            let columns = columns_of(&job.moves, 6).unwrap();
             let position = Position::<u64>::from_moves(6, 4, &columns).unwrap();
             let at_most = solver
                 .is_at_most_within(

@@ -279,7 +279,7 @@ def solve(
             if stop_after is not None and answered >= stop_after and split.score is None:
                 return None
             if time.monotonic() - last_said >= every:
-                _say_progress(split, running, len(split.wanted()), started, log)
+                _say_progress(split, running, len(wanted), started, log)
                 last_said = time.monotonic()
     finally:
         results.close()

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use crate::engine::{Level, TieBreak};
 use crate::notation::{Fen, MoveText, Settings, Style};
+use crate::resources::ThreadCount;
 use crate::solver::TableSize;
-use crate::ThreadCount;
 
 /// The deepest look-ahead `go` accepts, and its deepest `depth`: the engine's
 /// [`MAX_LOOKAHEAD`](crate::engine::MAX_LOOKAHEAD), since deeper ones take hours on wide boards.

@@ -14,8 +14,8 @@ use super::args::{
 use super::go::{analyze_args, go_args};
 use super::{Command, MAX_PERFT_DEPTH, MAX_UNDO};
 use crate::notation::Style;
+use crate::resources::ThreadCount;
 use crate::solver::TableSize;
-use crate::ThreadCount;
 
 /// One verb of the protocol: how `help` shows it and how its arguments are read.
 pub struct Verb {

@@ -20,8 +20,8 @@ use crate::protocol::command::{
     write_position, Args, Bounds, Problem, Start, MAX_GO_DEPTH, MAX_MOVETIME_MS, MAX_NODES,
 };
 use crate::resources::ResourceError;
+use crate::resources::ThreadCount;
 use crate::solver::TableSize;
-use crate::ThreadCount;
 
 /// The largest clock time or increment `go` accepts, in milliseconds (about 49 days).
 pub const MAX_CLOCK_MS: u64 = u32::MAX as u64;
