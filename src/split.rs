@@ -1,6 +1,6 @@
 //! `c4 split`: a solve split into jobs for a cluster without Ray (a Slurm job array, GNU
 //! parallel), as files in one folder that every machine sees. The splitting itself is
-//! [`c4_core::solver::Split`]'s; this module owns the folder:
+//! [`c4_core::Split`]'s; this module owns the folder:
 //!
 //! - `results.txt`: the results store, its first line naming the solve
 //!   ([`SplitSettings::header`]), then one answer a line, `MOVES >=B` or `MOVES <B`, as
@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::solver::{Job, Split, SplitError, SplitSettings};
-use crate::textio::describe;
-use crate::textio::files::{read_at_most, SizeLimit};
+use c4_core::describe_io_error;
+use c4_core::{read_at_most, SizeLimit};
+use c4_core::{Job, Split, SplitError, SplitSettings};
 
 /// The results store's name in the folder.
 pub const RESULTS: &str = "results.txt";
@@ -36,7 +36,7 @@ pub const PLAN: &str = "plan.txt";
 #[derive(Debug, Error)]
 pub enum SplitRunError {
     /// A file of the folder cannot be read or written.
-    #[error("{}: {}", .path.display(), describe(.source))]
+    #[error("{}: {}", .path.display(), describe_io_error(.source))]
     Io {
         /// The file.
         path: PathBuf,

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use assert_cmd::Command;
 
 use c4::batch::SizeOutcome;
-use c4::solver::{Position, Solver};
-use c4::textio::book::built_in_book;
+use c4_core::built_in_book;
+use c4_core::{Position, Solver};
 
 /// The board with width + height <= 13 that takes as long as the 20 others together (37 s in
 /// the test build, 22 s in the release build): it has a test of its own, so that the two run

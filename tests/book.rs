@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use c4::bookbuild::sample_entries;
-use c4::solver::book::{canonical_key, checksum, position_of_key, Book};
-use c4::solver::{Limits, Position, Score, Solver, SolverError};
-use c4::textio::book::built_in_book;
+use c4_core::built_in_book;
+use c4_core::sample_entries;
+use c4_core::{book_checksum, canonical_key, position_of_key, Book};
+use c4_core::{Limits, Position, Score, Solver, SolverError};
 
 /// Entries of the built-in book at its deepest ply that a search without the book confirms
 /// within this many nodes each; the others are skipped, so the test stays quick.
@@ -219,7 +219,7 @@ fn a_format_1_book_is_read_and_described_as_such() {
     header.extend([7, 6, 2, 0]);
     header.extend((entries.len() as u64).to_le_bytes());
     let body: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
-    header.extend(checksum(&header, &body).to_le_bytes());
+    header.extend(book_checksum(&header, &body).to_le_bytes());
     header.extend(body);
     let path = dir.join("old.book");
     std::fs::write(&path, &header).unwrap();

@@ -4,8 +4,8 @@
 
 use std::io::Cursor;
 
-use c4::protocol::ugi::{command_of, UgiCommand};
-use c4::protocol::{run, Options};
+use c4_core::{run_protocol, ProtocolOptions};
+use c4_core::{ugi_command_of, UgiCommand};
 use proptest::prelude::*;
 
 /// Command words, arguments and junk to build lines from.
@@ -82,7 +82,8 @@ fn transcript(lines: &[Vec<u8>]) -> String {
         input.push(b'\n');
     }
     let mut out = Vec::new();
-    run(Cursor::new(input), &mut out, Options::default()).expect("writing to memory cannot fail");
+    run_protocol(Cursor::new(input), &mut out, ProtocolOptions::default())
+        .expect("writing to memory cannot fail");
     String::from_utf8(out).expect("replies are UTF-8")
 }
 
@@ -113,7 +114,7 @@ proptest! {
         // A first line `ugi` would switch to the UGI dialect, whose replies are not framed.
         let lines: Vec<Vec<u8>> = lines
             .into_iter()
-            .filter(|l| !is_slow(l) && !matches!(command_of(l), Some(UgiCommand::Ugi)))
+            .filter(|l| !is_slow(l) && !matches!(ugi_command_of(l), Some(UgiCommand::Ugi)))
             .collect();
         let out = transcript(&lines);
         let replies: Vec<&str> = out.split_terminator("\n\n").collect();

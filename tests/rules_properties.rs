@@ -1,7 +1,7 @@
 //! Property tests of the rules on random variants and random games: undo restores positions
 //! exactly, and the fast win check agrees with a naive scan of the whole board.
 
-use c4::rules::{Game, Outcome, Variant};
+use c4_core::{Game, Outcome, Variant};
 use proptest::prelude::*;
 
 /// A random variant (1-16 wide and high, connect 2-6, 2-8 players, early draw on or off) and
@@ -23,7 +23,7 @@ fn game_inputs() -> impl Strategy<Value = (Variant, Vec<usize>)> {
 }
 
 /// Whether `player` has `connect` in a row anywhere, by looking at every cell and direction.
-fn naive_has_line(game: &Game, player: c4::rules::Player) -> bool {
+fn naive_has_line(game: &Game, player: c4_core::Player) -> bool {
     let b = game.board();
     let k = game.variant().connect() as isize;
     for row in 0..b.height() as isize {
@@ -99,7 +99,7 @@ proptest! {
                 break;
             }
             let column = legal[pick % legal.len()];
-            if drawn_at.is_none() && with_rule.outcome() == Outcome::Draw(c4::rules::DrawReason::NoLineLeft) {
+            if drawn_at.is_none() && with_rule.outcome() == Outcome::Draw(c4_core::DrawReason::NoLineLeft) {
                 drawn_at = Some(with_rule.ply());
             }
             if drawn_at.is_none() {

@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use c4::batch::{run_bench, BatchBoard, BenchOptions};
-use c4::notation::Counting;
-use c4::textio::book::built_in_book;
+use c4_core::built_in_book;
+use c4_core::Counting;
 
 /// The samples and how many positions each holds.
 const SAMPLES: [(&str, usize); 6] = [

@@ -8,7 +8,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use c4::rules::{Game, Outcome, Variant};
+use c4_core::{Game, Outcome, Variant};
 
 /// How long any one reply may take before the test gives up: far more than any search here
 /// should take, even on a loaded machine.

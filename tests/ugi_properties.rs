@@ -4,8 +4,8 @@
 
 use std::io::Cursor;
 
-use c4::protocol::ugi::{self, command_of, Opening, UgiCommand};
-use c4::protocol::Trust;
+use c4_core::Trust;
+use c4_core::{run_ugi, ugi_command_of, UgiCommand, UgiOpening};
 use proptest::prelude::*;
 
 /// Command words, arguments and junk to build lines from. `hash` is left out: a table of up to
@@ -147,7 +147,7 @@ proptest! {
         for line in &lines {
             input.extend_from_slice(line);
             input.push(b'\n');
-            match command_of(line) {
+            match ugi_command_of(line) {
                 Some(UgiCommand::Go(_)) => {
                     gos += 1;
                     input.extend_from_slice(b"stop\n");
@@ -157,7 +157,7 @@ proptest! {
             }
         }
         let mut out = Vec::new();
-        ugi::run(Cursor::new(input), &mut out, Opening::Fresh, Trust::Full).expect("memory I/O cannot fail");
+        run_ugi(Cursor::new(input), &mut out, UgiOpening::Fresh, Trust::Full).expect("memory I/O cannot fail");
         let out = String::from_utf8(out).expect("replies are UTF-8");
         for reply in out.lines() {
             prop_assert!(is_reply_line(reply), "{:?} in {}", reply, out);

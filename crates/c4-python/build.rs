@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use c4_core::solver::book::Book;
+use c4_core::Book;
 
 fn main() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/c4.book");

@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use c4::batch::checkpoint::Checkpoint;
-use c4::solver::book::Checksum;
-use c4::solver::{Bitboard, Position, Solver};
+use c4_core::Checksum;
+use c4_core::{Bitboard, Position, Solver};
 use libfuzzer_sys::fuzz_target;
 
 /// Boards with keys of every form: one-word keys, keys the small tables store in two words, and

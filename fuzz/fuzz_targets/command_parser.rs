@@ -5,10 +5,10 @@
 //! gives its other lines).
 #![no_main]
 
-use c4::notation::{Fen, MoveText};
-use c4::protocol::parse_request;
-use c4::protocol::ugi::parse_ugi;
-use c4::rules::{unfit_in_a_line, Variant};
+use c4_core::parse_request;
+use c4_core::parse_ugi;
+use c4_core::{unfit_in_a_line, Variant};
+use c4_core::{Fen, MoveText};
 use libfuzzer_sys::fuzz_target;
 
 fn parse_all(text: &str) {

@@ -6,7 +6,7 @@
 
 use std::io::Cursor;
 
-use c4::protocol::{run, Options};
+use c4_core::{run_protocol, ProtocolOptions};
 use libfuzzer_sys::fuzz_target;
 
 /// Commands that start a search, which `stop` ends.
@@ -57,7 +57,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let mut out = Vec::new();
-    run(Cursor::new(input), &mut out, Options::default()).expect("memory I/O cannot fail");
+    run_protocol(Cursor::new(input), &mut out, ProtocolOptions::default())
+        .expect("memory I/O cannot fail");
     let text = String::from_utf8(out).expect("replies are UTF-8");
     for reply in text.split_terminator("\n\n") {
         assert!(

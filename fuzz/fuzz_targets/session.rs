@@ -8,10 +8,10 @@
 
 use std::sync::atomic::Ordering;
 
-use c4::notation::fen_of;
-use c4::protocol::{parse_request, Command, Session, Step, Trust};
-use c4::rules::Variant;
-use c4::solver::TableSize;
+use c4_core::fen_of;
+use c4_core::TableSize;
+use c4_core::Variant;
+use c4_core::{parse_request, Command, Session, Step, Trust};
 use libfuzzer_sys::fuzz_target;
 
 /// What a failed command must leave as it was.

@@ -6,8 +6,8 @@
 
 use std::io::Cursor;
 
-use c4::protocol::ugi::{command_of, run, Opening, UgiCommand};
-use c4::protocol::Trust;
+use c4_core::Trust;
+use c4_core::{run_ugi, ugi_command_of, UgiCommand, UgiOpening};
 use libfuzzer_sys::fuzz_target;
 
 /// The first words of every line the dialect writes.
@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         }
         input.extend_from_slice(line);
         input.push(b'\n');
-        match command_of(line) {
+        match ugi_command_of(line) {
             Some(UgiCommand::Go(_)) => {
                 gos += 1;
                 input.extend_from_slice(b"stop\n");
@@ -43,7 +43,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let mut out = Vec::new();
-    run(Cursor::new(input), &mut out, Opening::Fresh, Trust::Full).expect("memory I/O cannot fail");
+    run_ugi(Cursor::new(input), &mut out, UgiOpening::Fresh, Trust::Full)
+        .expect("memory I/O cannot fail");
     let text = String::from_utf8(out).expect("replies are UTF-8");
     for line in text.lines() {
         assert!(

@@ -15,13 +15,13 @@ use super::error::LineError;
 use super::line::{analysis_text, first_field, printable};
 use super::sizes::SizeOutcome;
 use super::table::solver;
-use crate::notation::Counting;
-use crate::solver::book::Book;
-use crate::solver::{AnyPosition, Score, TableSize};
-use crate::textio::book::built_in_book;
-use crate::textio::describe;
-use crate::textio::files::{read_at_most, SizeLimit};
+use c4_core::built_in_book;
+use c4_core::describe_io_error;
 use c4_core::with_position;
+use c4_core::Book;
+use c4_core::Counting;
+use c4_core::{read_at_most, SizeLimit};
+use c4_core::{AnyPosition, Score, TableSize};
 
 /// Where [`run_bench`] writes what is not its results.
 pub struct BenchLog<'a> {
@@ -164,7 +164,8 @@ pub fn run_bench(
                 path: file.display().to_string(),
                 reason,
             };
-            let bytes = read_at_most(file, BENCH_FILE).map_err(|e| refused(describe(&e)))?;
+            let bytes =
+                read_at_most(file, BENCH_FILE).map_err(|e| refused(describe_io_error(&e)))?;
             String::from_utf8(bytes).map_err(|_| refused("the file is not UTF-8 text".into()))
         })
         .collect::<Result<Vec<String>, BenchError>>()?;

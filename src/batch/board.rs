@@ -2,11 +2,11 @@
 //! solver's position after a line's moves, or the error that names the move at fault.
 
 use super::error::{BoardError, LineError, MoveProblem};
-use crate::engine::perfect::SOLVER_CONNECT;
-use crate::notation::{parse_moves_counting, Counting};
-use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
-use crate::rules::{Game, MoveError, Variant};
-use crate::solver::AnyPosition;
+use c4_core::AnyPosition;
+use c4_core::SOLVER_CONNECT;
+use c4_core::{parse_moves_counting, Counting};
+use c4_core::{Game, MoveError, Variant};
+use c4_core::{STANDARD_HEIGHT, STANDARD_WIDTH};
 
 /// The board a batch's move sequences are played on, and how their columns are numbered.
 #[derive(Debug, Clone)]

@@ -27,10 +27,10 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::solver::book::Checksum;
-use crate::solver::TableSize;
-use crate::textio::describe;
-use crate::textio::files::{self, open_at_most, refuse_non_regular, NewFile, SizeLimit};
+use c4_core::describe_io_error;
+use c4_core::Checksum;
+use c4_core::TableSize;
+use c4_core::{disown_file, open_at_most, own_file, refuse_non_regular, NewFile, SizeLimit};
 
 /// The first line of a checkpoint file as this build writes it: 16 bytes, two words of the
 /// checksum.
@@ -67,7 +67,7 @@ pub struct Checkpoint {
     pub height: u32,
     /// The searched position's key.
     pub key: u128,
-    /// The layout of the table's words ([`Solver::table_layout`](crate::solver::Solver::table_layout)).
+    /// The layout of the table's words ([`Solver::table_layout`](c4_core::Solver::table_layout)).
     pub table_layout: u64,
     /// The size of the table the words come from.
     pub table_words: u64,
@@ -145,7 +145,7 @@ pub type SavedFileWords = SavedWords<io::BufReader<io::Take<File>>>;
 #[derive(Debug, Error)]
 pub enum CheckpointError {
     /// The system refused.
-    #[error("{}: {}", path.display(), describe(source))]
+    #[error("{}: {}", path.display(), describe_io_error(source))]
     Io {
         /// The file.
         path: PathBuf,
@@ -213,7 +213,7 @@ impl Checkpoint {
             // it cannot tell that it is no longer the lock: the file is left there.
             let is_own = cfg!(unix) && (made || is_marked(&mut file));
             if is_own {
-                files::own(&lock_path);
+                own_file(&lock_path);
             }
             return Ok(CheckpointLock {
                 _held: Some(HeldLock {
@@ -480,7 +480,7 @@ impl Drop for HeldLock {
     fn drop(&mut self) {
         if self.is_own {
             // Before the lock is released, when the file closes.
-            let _ = files::disown(&self.path, || fs::remove_file(&self.path));
+            let _ = disown_file(&self.path, || fs::remove_file(&self.path));
         }
     }
 }

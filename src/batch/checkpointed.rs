@@ -13,7 +13,7 @@ use super::checkpoint::Checkpoint;
 use super::error::LineError;
 use super::line::{at_least_text, BatchMode};
 use super::table::{mib, say_once};
-use crate::solver::{Bitboard, Limits, Position, ProbeProgress, Score, Solver, SolverError};
+use c4_core::{Bitboard, Limits, Position, ProbeProgress, Score, Solver, SolverError};
 
 /// Saving the progress of a long exact search to a file as it goes, and going on from the
 /// file's in a later run.
@@ -313,7 +313,7 @@ mod tests {
 
     use super::*;
     use crate::batch::solve::{run_batch_solve, BatchOptions};
-    use crate::notation::Counting;
+    use c4_core::Counting;
 
     #[test]
     fn each_position_of_a_folder_run_keeps_its_own_file_and_answers_from_it() {

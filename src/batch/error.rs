@@ -8,9 +8,9 @@ use thiserror::Error;
 use super::checkpoint::CheckpointError;
 use super::line::MAX_BATCH_LINE_BYTES;
 use super::sizes::SizeLineError;
-use crate::notation::MovesError;
-use crate::rules::VariantError;
-use crate::solver::SolverError;
+use c4_core::MovesError;
+use c4_core::SolverError;
+use c4_core::VariantError;
 
 /// Why a board cannot be a [`BatchBoard`](super::board::BatchBoard).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

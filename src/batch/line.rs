@@ -2,8 +2,8 @@
 //! its moves end, what a line's answer is ([`BatchMode`]) and how it is written, and how a line
 //! is echoed in an error.
 
-use crate::rules::unfit_in_a_line;
-use crate::solver::Score;
+use c4_core::unfit_in_a_line;
+use c4_core::Score;
 
 /// The longest line [`run_batch_solve`](super::solve::run_batch_solve) reads whole (a 7x6 game
 /// has at most 42 moves); a longer one gets an error line, and only this much of it is held in

@@ -4,8 +4,8 @@
 
 use thiserror::Error;
 
-use crate::notation::grammar::{whole_number, WholeNumber};
-use crate::solver::{Score, Verdict};
+use c4_core::{whole_number, WholeNumber};
+use c4_core::{Score, Verdict};
 
 /// One line of a table of board sizes (`fixtures/sizes/outcomes.txt`): a board, who wins it
 /// from empty with perfect play and, when known, on which move, as published; and the score c4

@@ -13,11 +13,11 @@ use super::line::{
     MAX_BATCH_LINE_BYTES,
 };
 use super::table::{say_once, solver};
-use crate::solver::book::Book;
-use crate::solver::{Bitboard, Limits, Position, Score, Solver, SolverError, TableSize};
-use crate::textio::book::built_in_book;
-use crate::textio::read_bounded_line;
+use c4_core::built_in_book;
+use c4_core::read_bounded_line;
 use c4_core::with_position;
+use c4_core::Book;
+use c4_core::{Bitboard, Limits, Position, Score, Solver, SolverError, TableSize};
 
 /// What [`run_batch_solve`] tells its caller beside the lines it wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -231,7 +231,7 @@ fn answer_within<B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::Counting;
+    use c4_core::Counting;
 
     fn batch(input: &str, mode: BatchMode) -> String {
         let mut out = Vec::new();

@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use super::board::BatchBoard;
-use crate::solver::book::Book;
-use crate::solver::{Solver, TableSize};
+use c4_core::Book;
+use c4_core::{Solver, TableSize};
 
 /// The table of a run on `board` when none was chosen: [`TableSize::for_board`], with the
 /// memory the system says is free.
@@ -79,7 +79,7 @@ mod tests {
     use crate::batch::bench::{run_bench, run_empty_board_bench, BenchLog, BenchOptions};
     use crate::batch::board::BatchBoard;
     use crate::batch::solve::{run_batch_solve, BatchOptions};
-    use crate::notation::Counting;
+    use c4_core::Counting;
 
     #[test]
     fn a_table_of_1_gib_or_more_says_which_pages_it_lies_on() {

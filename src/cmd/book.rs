@@ -1,6 +1,6 @@
 //! `c4 book`: the command line of the book builder (build, merge, verify, info) as clap
 //! arguments, and running them over an output handed in; the work itself is in
-//! [`crate::bookbuild`], and the exit status is [`super`]'s business.
+//! the core's book builder ([`c4_core::build_shard`] and its kin), and the exit status is [`super`]'s business.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use super::values::{board_sides, whole};
-use crate::bookbuild::{self, BuildError, BuildOptions, Progress, Shard};
-use crate::rules::variant::{STANDARD_HEIGHT, STANDARD_WIDTH};
-use crate::solver::book::{misplaced_left_out, position_of_key, Book, BookError, FORMAT_VERSION};
-use crate::solver::TableSize;
-use crate::textio::book::{built_in_book, file_format, read_book};
+use c4_core::TableSize;
 use c4_core::ThreadCount;
+use c4_core::{book_file_format, built_in_book, read_book};
+use c4_core::{misplaced_left_out, position_of_key, Book, BookError, BOOK_FORMAT_VERSION};
+use c4_core::{BuildError, BuildOptions, BuildProgress, Shard};
+use c4_core::{STANDARD_HEIGHT, STANDARD_WIDTH};
 
 /// The standard board, the default of `c4 book build`.
 const WIDTH: u32 = STANDARD_WIDTH as u32;
@@ -219,7 +219,7 @@ fn build(args: BuildArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool
         (None, None) => Some(default_book()?),
     };
     if let Some(book_path) = &book_path {
-        bookbuild::check_book_path(book_path)?;
+        c4_core::check_book_path(book_path)?;
     }
     let (width, height) = args.board.unwrap_or((args.width, args.height));
     let options = BuildOptions {
@@ -235,9 +235,9 @@ fn build(args: BuildArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool
         parents: built_in_book()
             .filter(|b| b.depth() + 1 >= args.depth && b.width() == width && b.height() == height),
     };
-    let path = bookbuild::shard_path(&dir, args.depth, shard);
+    let path = c4_core::shard_path(&dir, args.depth, shard);
     let start = Instant::now();
-    let report = bookbuild::build_shard(&path, &options, bar)?;
+    let report = c4_core::build_shard(&path, &options, bar)?;
     bar.finish();
     let elapsed = start.elapsed();
     writeln!(
@@ -267,7 +267,7 @@ fn build(args: BuildArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool
 /// `c4 book verify`: re-solves a sample of the book's entries; fails on a mismatch.
 fn verify(args: &VerifyArgs, out: &mut dyn Write, bar: &mut Bar<'_>) -> Result<bool, BuildError> {
     let book = load(args.book.as_deref())?;
-    let (mismatches, checked) = bookbuild::verify(&book, args.sample, args.ply, args.seed, bar)?;
+    let (mismatches, checked) = c4_core::verify_book(&book, args.sample, args.ply, args.seed, bar)?;
     bar.finish();
     for m in &mismatches {
         let position = position_of_key(book.width(), book.height(), m.key)
@@ -299,12 +299,12 @@ fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<bool, BuildError> {
     let older = args
         .book
         .as_deref()
-        .and_then(file_format)
-        .filter(|&(version, _)| version != FORMAT_VERSION);
+        .and_then(book_file_format)
+        .filter(|&(version, _)| version != BOOK_FORMAT_VERSION);
     let size = match older {
         None => format!("{bytes} bytes"),
         Some((version, length)) => format!(
-            "{bytes} bytes in format {FORMAT_VERSION} (the file, in format {version}: {length} bytes)"
+            "{bytes} bytes in format {BOOK_FORMAT_VERSION} (the file, in format {version}: {length} bytes)"
         ),
     };
     let per_ply: Vec<String> = book
@@ -372,8 +372,8 @@ fn merge_into(
     book_path: &Path,
     out: &mut dyn Write,
 ) -> Result<(), BuildError> {
-    let report = bookbuild::merge(shards, left_out)?;
-    bookbuild::write_book(book_path, &report.book)?;
+    let report = c4_core::merge_shards(shards, left_out)?;
+    c4_core::write_book(book_path, &report.book)?;
     writeln!(
         out,
         "{}: depth {}, {} entries ({} solved at depth {}){}, {} bytes",
@@ -467,7 +467,7 @@ fn clock(seconds: f64) -> String {
     }
 }
 
-impl Progress for Bar<'_> {
+impl BuildProgress for Bar<'_> {
     fn update(&mut self, done: usize, total: usize, solved_now: usize, elapsed: Duration) {
         let Some((out, style)) = self.out.as_mut() else {
             return;

@@ -17,13 +17,13 @@ use super::values::{board_sides, board_size, column_numbering, positive};
 use crate::batch::{
     table_for_board, BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing,
 };
-use crate::notation::Counting;
 use crate::play::{OptionError, PlayOptions, Program};
-use crate::protocol::Trust;
-use crate::solver::book::Book;
-use crate::solver::{Score, SplitSettings, TableSize};
-use crate::textio::book::{built_in_book, read_book, BookFileError};
+use c4_core::Book;
+use c4_core::Counting;
 use c4_core::ThreadCount;
+use c4_core::Trust;
+use c4_core::{built_in_book, read_book, BookFileError};
+use c4_core::{Score, SplitSettings, TableSize};
 
 /// What `c4 --help` ends with.
 const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed command under \
@@ -758,7 +758,7 @@ pub fn usage_error(subcommand: Option<&str>, message: impl fmt::Display) -> clap
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
+    use c4_core::Level;
 
     fn play(text: &str) -> PlayOptions {
         let args: Vec<String> = text.split_whitespace().map(String::from).collect();

@@ -10,12 +10,12 @@ use super::cli::{self, usage_error, Cli, Mode, SplitStep};
 #[cfg(unix)]
 use super::signals;
 use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
-use crate::bookbuild::BuildError;
-use crate::protocol::{self, ugi, Options};
-use crate::solver::SplitSettings;
 use crate::split::{self, SplitRunError};
-use crate::textio::book::BookFileError;
-use crate::textio::describe;
+use c4_core::describe_io_error;
+use c4_core::BookFileError;
+use c4_core::BuildError;
+use c4_core::SplitSettings;
+use c4_core::{run_protocol, run_ugi, Exit, ProtocolOptions, UgiOpening};
 
 /// Success: the input ended or `quit` was given, every benchmark score matched.
 const EXIT_SUCCESS: u8 = 0;
@@ -65,7 +65,7 @@ pub enum Failure {
     #[error("c4 split: {0}")]
     Split(#[from] SplitRunError),
     /// Reading standard input or writing standard output failed.
-    #[error("c4: {}", describe(.0))]
+    #[error("c4: {}", describe_io_error(.0))]
     Io(#[from] io::Error),
 }
 
@@ -110,19 +110,19 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
         None => {
             // Not locked: in the UGI dialect a search thread writes too.
             let stdout = BufWriter::new(io::stdout());
-            let options = Options {
+            let options = ProtocolOptions {
                 strict: cli.strict,
                 trust: cli.trust(),
             };
-            Ok(match protocol::run(io::stdin(), stdout, options)? {
-                protocol::Exit::Quit | protocol::Exit::EndOfInput => Done::Success,
-                protocol::Exit::Failed => Done::Failed,
+            Ok(match run_protocol(io::stdin(), stdout, options)? {
+                Exit::Quit | Exit::EndOfInput => Done::Success,
+                Exit::Failed => Done::Failed,
             })
         }
         Some(Mode::Ugi(args)) => {
             let stdin = io::BufReader::new(io::stdin());
             let stdout = BufWriter::new(io::stdout());
-            ugi::run(stdin, stdout, ugi::Opening::Fresh, args.trust())?;
+            run_ugi(stdin, stdout, UgiOpening::Fresh, args.trust())?;
             Ok(Done::Success)
         }
         Some(Mode::Play(mut args)) => {
@@ -258,7 +258,7 @@ pub fn exit(outcome: Result<Done, Failure>) -> ExitCode {
             // Help or version that cannot be written is an I/O error; a closed pipe cannot take
             // the text, and the status still says what happened.
             Err(io) if !e.use_stderr() && io.kind() != io::ErrorKind::BrokenPipe => {
-                let _ = writeln!(io::stderr(), "c4: {}", describe(&io));
+                let _ = writeln!(io::stderr(), "c4: {}", describe_io_error(&io));
                 EXIT_FAILURE
             }
             _ => Failure::Usage(e).status(),
@@ -279,7 +279,7 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    use crate::textio::book::BookFileProblem;
+    use c4_core::BookFileProblem;
 
     #[test]
     fn every_failure_has_its_documented_status() {

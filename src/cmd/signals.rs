@@ -10,7 +10,7 @@ use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 use crate::batch::Checkpointing;
-use crate::textio::files::remove_own_files;
+use c4_core::remove_own_files;
 
 /// The signals that stop a checkpointed run: Ctrl-C, a polite kill, a closed terminal.
 const STOPPING: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];

@@ -5,8 +5,8 @@
 use std::str::FromStr;
 
 use crate::batch::BatchBoard;
-use crate::notation::grammar::{whole_number, WholeNumber};
-use crate::notation::Counting;
+use c4_core::Counting;
+use c4_core::{whole_number, WholeNumber};
 
 /// How `c4 solve`'s and `c4 bench`'s lines number columns, in `c4 play`'s words (`numbers`,
 /// `from-zero`); `1` and `0`, their first spellings, are kept.

@@ -6,13 +6,13 @@ use std::io::{self, BufRead, Write};
 use std::path::Path;
 
 use super::options::{check_name, level_name, BoardStyle, ColumnNames, PlayOptions, SETTINGS};
-use crate::engine::{self, perfect, Forced, Level, Rng, HEURISTIC_PLIES};
-use crate::notation::settings::switch_word;
-use crate::notation::{parse_column, render_labelled, Style};
-use crate::rules::{unfit_in_a_line, Direction, DrawReason, Game, Outcome, Player};
-use crate::solver::{Limits, Solver};
-use crate::textio::book::built_in_book;
-use crate::textio::{read_bounded_line, savefile};
+use c4_core::built_in_book;
+use c4_core::switch_word;
+use c4_core::{choose, describe_score, solver_position, Forced, Level, Rng, HEURISTIC_PLIES};
+use c4_core::{load_game, read_bounded_line, save_game};
+use c4_core::{parse_column, render_board_labelled, LayoutStyle};
+use c4_core::{unfit_in_a_line, Direction, DrawReason, Game, Outcome, Player};
+use c4_core::{Limits, Solver};
 
 /// Positions the solver may search for one hint before the heuristic answers instead: a person
 /// is waiting. A node count, not a time, so that the same input always gives the same game. The
@@ -253,7 +253,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         if file.is_empty() {
             return Ok(self.say("Nothing loaded: no file name given.")?);
         }
-        match savefile::load(Path::new(&file)) {
+        match load_game(Path::new(&file)) {
             Ok((names, game)) => self.play(game, names, Some(&file)),
             Err(e) => Ok(self.say(&sentence(&e.to_string()))?),
         }
@@ -419,14 +419,13 @@ impl<R: BufRead, W: Write> Session<R, W> {
         };
         let choice = self.think(&thinking, |session| {
             let solver = solver_for(&mut session.solver, game, level == Level::Perfect);
-            engine::choose(game, level, solver, &mut session.rng, &limits)
+            choose(game, level, solver, &mut session.rng, &limits)
                 .expect("a game in progress has a legal move")
         })?;
         // Where the solver plays but ran out of positions, the heuristic chose: said, since the
         // move is then not perfect.
-        let fallback = level == Level::Perfect
-            && choice.score.is_none()
-            && perfect::solver_position(game).is_ok();
+        let fallback =
+            level == Level::Perfect && choice.score.is_none() && solver_position(game).is_ok();
         let current = self.current();
         current
             .game
@@ -556,19 +555,19 @@ impl<R: BufRead, W: Write> Session<R, W> {
             max_nodes: Some(HINT_NODE_LIMIT),
             ..Limits::default()
         };
-        let uncovered = perfect::solver_position(&game).err();
+        let uncovered = solver_position(&game).err();
         let choice = self.think("Looking for a hint…", |session| {
             // A separate generator, so that asking for hints does not change the computer's moves.
             let mut rng = Rng::new(0);
             let solver = solver_for(&mut session.solver, &game, true);
-            engine::choose(&game, Level::Perfect, solver, &mut rng, &limits)
+            choose(&game, Level::Perfect, solver, &mut rng, &limits)
                 .expect("a game in progress has a legal move")
         })?;
         let column = self.column_name(choice.column.number() as u64);
         let line = match choice.score {
             Some(score) => format!(
                 "Hint: column {column}. With perfect play from here, {}.",
-                perfect::describe(score, &game)
+                describe_score(score, &game)
             ),
             None => {
                 let why = uncovered.map_or_else(
@@ -597,7 +596,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
         let current = self.current();
         let player = current.game.to_move();
-        match savefile::save(Path::new(&file), &current.names, &current.game) {
+        match save_game(Path::new(&file), &current.names, &current.game) {
             Ok(()) => {
                 self.current().file = File::Same(file.clone());
                 let line = format!("Saved to {file}. {} moves next.", self.who(player));
@@ -672,11 +671,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn board(&self, game: &Game) -> String {
         let (variant, board) = (game.variant(), game.board());
         let columns = self.options.columns;
-        let draw = |style| render_labelled(board, variant, style, &|n| columns.label(n));
+        let draw = |style| render_board_labelled(board, variant, style, &|n| columns.label(n));
         let text = match self.options.style {
             BoardStyle::Layout(style) => draw(style),
             BoardStyle::Colour if self.options.colour_allowed => {
-                let plain = draw(Style::Dots);
+                let plain = draw(LayoutStyle::Dots);
                 let (header, rows) = plain.split_once('\n').unwrap_or((&plain, ""));
                 let mut text = format!("{header}\n");
                 // Below the header of numbers there are only tokens, `.` and spaces.
@@ -690,7 +689,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 }
                 text
             }
-            BoardStyle::Colour => draw(Style::Grid),
+            BoardStyle::Colour => draw(LayoutStyle::Grid),
         };
         text.trim_end_matches('\n').to_string()
     }
@@ -738,7 +737,7 @@ pub(super) fn solver_for<'a>(
     game: &Game,
     wanted: bool,
 ) -> Option<&'a mut Solver> {
-    if !wanted || perfect::solver_position(game).is_err() {
+    if !wanted || solver_position(game).is_err() {
         return None;
     }
     Some(slot.get_or_insert_with(|| {

@@ -1,18 +1,20 @@
 //! `c4 play`'s settings: read from flags (`--width 9`, see [`crate::cmd::cli::PlayArgs`]) or typed in
 //! the setup menu (`width 9`), both through [`PlayOptions::apply`], and checked by building the
 //! variant and start position the rules would play. The game's own settings (size, connect,
-//! players, tokens, early draw) are read by the settings grammar [`crate::notation::settings`],
+//! players, tokens, early draw) are read by the settings grammar ([`c4_core::Settings`]),
 //! as `new` and saved games read them. Nothing here reads or writes a terminal.
 
 use thiserror::Error;
 
-use crate::engine::{self, Level, LevelError};
-use crate::notation::settings::{self, Key, Setting, Settings, SettingsVariantError};
-use crate::notation::{
-    parse_moves_counting, Counting, Fen, FenError, MovesError, SettingError, Style,
+use c4_core::{
+    parse_moves_counting, Counting, Fen, FenError, LayoutStyle, MovesError, SettingError,
 };
-use crate::rules::variant::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
-use crate::rules::{self, Game, MoveError, NameError, Player, Variant};
+use c4_core::{
+    setting_number, setting_switch, Setting, SettingKey, Settings, SettingsVariantError,
+};
+use c4_core::{Game, MoveError, NameError, Player, Variant};
+use c4_core::{Level, LevelError, MAX_LOOKAHEAD};
+use c4_core::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
 
 /// What the computer players are called.
 pub(super) const COMPUTER_NAME: &str = "Computer";
@@ -21,7 +23,7 @@ pub(super) const COMPUTER_NAME: &str = "Computer";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoardStyle {
     /// One of the source programs' layouts.
-    Layout(Style),
+    Layout(LayoutStyle),
     /// The `dots` layout with each player's tokens in their own colour; drawn as `grid` when
     /// standard output is not a terminal or `NO_COLOR` is set.
     Colour,
@@ -32,7 +34,7 @@ impl BoardStyle {
     pub fn from_name(name: &str) -> Option<BoardStyle> {
         match name {
             "colour" | "color" => Some(BoardStyle::Colour),
-            _ => Style::from_name(name).map(BoardStyle::Layout),
+            _ => LayoutStyle::from_name(name).map(BoardStyle::Layout),
         }
     }
 
@@ -148,7 +150,7 @@ pub enum OptionError {
     #[error(
         "unknown level '{text}' ({source}); levels: random, lookahead:N[:left|right|random] \
          (N 1-{}), perfect",
-        engine::MAX_LOOKAHEAD
+        MAX_LOOKAHEAD
     )]
     Level {
         /// The level as given.
@@ -312,7 +314,7 @@ impl Default for PlayOptions {
             tokens: STANDARD_TOKENS.to_vec(),
             names: Vec::new(),
             computers: Vec::new(),
-            style: BoardStyle::Layout(Style::Grid),
+            style: BoardStyle::Layout(LayoutStyle::Grid),
             columns: ColumnNames::Numbers,
             early_draw: false,
             seed: None,
@@ -329,17 +331,17 @@ impl Default for PlayOptions {
 
 /// The setting names, as flags (`--width`) and as setup lines (`width`), with what they take.
 pub const SETTINGS: &[(&str, &str)] = &[
-    (Key::Width.word(), "N"),
-    (Key::Height.word(), "N"),
-    (Key::Connect.word(), "N"),
-    (Key::Players.word(), "N"),
-    (Key::Tokens.word(), "XOA"),
+    (SettingKey::Width.word(), "N"),
+    (SettingKey::Height.word(), "N"),
+    (SettingKey::Connect.word(), "N"),
+    (SettingKey::Players.word(), "N"),
+    (SettingKey::Tokens.word(), "XOA"),
     ("names", "Ann,Ben"),
     ("computer", "TOKEN=LEVEL"),
     ("human", "TOKEN"),
     ("style", "grid|dots|letters|pipes|numbers|tabs|colour"),
     ("columns", "numbers|letters|from-zero"),
-    (Key::EarlyDraw.word(), "on|off"),
+    (SettingKey::EarlyDraw.word(), "on|off"),
     ("seed", "N"),
     ("fen", "FEN|none"),
     ("moves", "MOVES|none"),
@@ -350,7 +352,7 @@ impl PlayOptions {
     /// Changes one setting by name (a name from [`SETTINGS`]). Only the value's form is checked
     /// here; [`PlayOptions::check`] checks the whole.
     pub fn apply(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        if let Some(key) = Key::from_word(key) {
+        if let Some(key) = SettingKey::from_word(key) {
             self.set(key.read(value)?)?;
             return Ok(());
         }
@@ -384,10 +386,10 @@ impl PlayOptions {
                 self.columns = ColumnNames::from_name(value)
                     .ok_or_else(|| OptionError::Columns(value.to_string()))?;
             }
-            "seed" => self.seed = Some(settings::number("seed", "a seed", (0, u64::MAX), value)?),
+            "seed" => self.seed = Some(setting_number("seed", "a seed", (0, u64::MAX), value)?),
             "fen" => self.fen = (value != "none").then(|| value.to_string()),
             "moves" => self.moves = (value != "none").then(|| value.to_string()),
-            "start" => self.start = settings::switch("start", value)?,
+            "start" => self.start = setting_switch("start", value)?,
             _ => return Err(OptionError::Unknown(key.to_string())),
         }
         Ok(())
@@ -511,14 +513,14 @@ impl PlayOptions {
     }
 }
 
-/// A name someone can be called by: a player's name by the rules ([`rules::check_name`]) that
+/// A name someone can be called by: a player's name by the rules ([`c4_core::check_name`]) that
 /// is not one of the commands `q`, `h`, `s` or `u` (any case), which a turn's answer would take
 /// as the command.
 pub fn check_name(name: &str) -> Result<(), OptionError> {
     if ["q", "h", "s", "u"].contains(&name.to_ascii_lowercase().as_str()) {
         return Err(OptionError::NameIsCommand(name.to_string()));
     }
-    Ok(rules::check_name(name)?)
+    Ok(c4_core::check_name(name)?)
 }
 
 fn one_char(value: &str) -> Result<char, OptionError> {
@@ -530,10 +532,10 @@ fn one_char(value: &str) -> Result<char, OptionError> {
 }
 
 /// A computer level: `random`, `lookahead:N` with an optional `:left|right|random` tie-break
-/// (left when not given), or `perfect`: the engine's level words ([`engine::parse_level`]),
+/// (left when not given), or `perfect`: the engine's level words ([`c4_core::parse_level`]),
 /// between colons or blanks, as every front end reads them.
 pub fn parse_level(text: &str) -> Result<Level, OptionError> {
-    engine::parse_level(text).map_err(|source| OptionError::Level {
+    c4_core::parse_level(text).map_err(|source| OptionError::Level {
         text: text.to_string(),
         source,
     })
@@ -554,7 +556,7 @@ pub fn level_name(level: Level) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::TieBreak;
+    use c4_core::TieBreak;
 
     fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
@@ -579,7 +581,7 @@ mod tests {
                 }
             )]
         );
-        assert_eq!(o.style, BoardStyle::Layout(Style::Dots));
+        assert_eq!(o.style, BoardStyle::Layout(LayoutStyle::Dots));
         assert!(o.columns == ColumnNames::Letters && !o.early_draw);
         assert_eq!(o.seed, Some(7));
         let o = PlayOptions::from_args(&args("--from-zero --start")).unwrap();

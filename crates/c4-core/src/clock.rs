@@ -4,10 +4,10 @@
 //! import `c4.now_ms` (`performance.now()`: milliseconds, never going back).
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-pub use std::time::Instant;
+pub(crate) use std::time::Instant;
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-pub use host::Instant;
+pub(crate) use host::Instant;
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod host {

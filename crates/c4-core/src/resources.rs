@@ -15,7 +15,7 @@ use crate::solver::{TableSize, MAX_THREADS};
 /// the user wrote it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ResourceError {
-    /// A table size outside [`TableSize::MIN_MIB`]..=[`TableSize::MAX_MIB`].
+    /// A table size outside `TableSize::MIN_MIB`..=[`TableSize::MAX_MIB`].
     #[error(
         "the table size must be a whole number of MiB from {} to {}, got '{got}'",
         TableSize::MIN_MIB,
@@ -25,7 +25,7 @@ pub enum ResourceError {
         /// The value given.
         got: String,
     },
-    /// A thread count outside 1..=[`MAX_THREADS`].
+    /// A thread count outside 1..=`MAX_THREADS`.
     #[error("the thread count must be a whole number from 1 to {MAX_THREADS}, got '{got}'")]
     ThreadCount {
         /// The value given.
@@ -64,7 +64,7 @@ impl TableSize {
     ///
     /// # Errors
     /// [`ResourceError::TableSize`] outside [`TableSize::MIN_MIB`]..=[`TableSize::MAX_MIB`].
-    pub fn from_user_mib(mib: u64) -> Result<TableSize, ResourceError> {
+    pub(crate) fn from_user_mib(mib: u64) -> Result<TableSize, ResourceError> {
         match u32::try_from(mib) {
             Ok(mib) if (TableSize::MIN_MIB..=TableSize::MAX_MIB).contains(&mib) => {
                 Ok(TableSize::from_mib(mib))
@@ -85,7 +85,7 @@ impl FromStr for TableSize {
     }
 }
 
-/// How many threads one exact search uses, sharing its table: 1 to [`MAX_THREADS`].
+/// How many threads one exact search uses, sharing its table: 1 to `MAX_THREADS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ThreadCount(usize);
 
@@ -96,7 +96,7 @@ impl ThreadCount {
     /// The count `count`.
     ///
     /// # Errors
-    /// [`ResourceError::ThreadCount`] outside 1..=[`MAX_THREADS`].
+    /// [`ResourceError::ThreadCount`] outside 1..=`MAX_THREADS`.
     pub fn new(count: u64) -> Result<ThreadCount, ResourceError> {
         match usize::try_from(count) {
             Ok(count) if (1..=MAX_THREADS).contains(&count) => Ok(ThreadCount(count)),

@@ -8,10 +8,10 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use c4_core::notation::settings::Key;
-use c4_core::notation::{fen_of, play_moves, Fen};
-use c4_core::rules::{Column, MoveError, Outcome, Player, Variant, VariantError};
 use c4_core::Game;
+use c4_core::SettingKey;
+use c4_core::{fen_of, play_moves, Fen};
+use c4_core::{Column, MoveError, Outcome, Player, Variant, VariantError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -57,8 +57,8 @@ fn variant(
     let refused = |e: VariantError| {
         let argument = match e {
             VariantError::BadSide { side, .. } => side,
-            VariantError::BadConnect(_) => Key::Connect.word(),
-            VariantError::BadPlayerCount(_) => Key::Players.word(),
+            VariantError::BadConnect(_) => SettingKey::Connect.word(),
+            VariantError::BadPlayerCount(_) => SettingKey::Players.word(),
             // The tokens are the defaults, never refused.
             VariantError::BadToken(_) | VariantError::DuplicateToken(_) => return value_error(e),
         };
@@ -70,7 +70,7 @@ fn variant(
 
 /// The rule `key` (a board side, the connect length, the players) from a Python int of any
 /// size: one that no `usize` holds is out of the rules' range, in their words.
-fn rule(key: Key, value: &Int) -> PyResult<usize> {
+fn rule(key: SettingKey, value: &Int) -> PyResult<usize> {
     value.to(key.word(), |got| {
         key.out_of_range(got)
             .expect("the rules' numbers have a range")
@@ -146,10 +146,10 @@ impl Board {
         early_draw: bool,
     ) -> PyResult<Board> {
         let rules = variant(
-            rule(Key::Width, &width)?,
-            rule(Key::Height, &height)?,
-            rule(Key::Connect, &connect)?,
-            rule(Key::Players, &players)?,
+            rule(SettingKey::Width, &width)?,
+            rule(SettingKey::Height, &height)?,
+            rule(SettingKey::Connect, &connect)?,
+            rule(SettingKey::Players, &players)?,
             early_draw,
         )?;
         let mut game = Game::new(rules);
@@ -191,8 +191,8 @@ impl Board {
         let rules = variant(
             parsed.width(),
             parsed.height(),
-            rule(Key::Connect, &connect)?,
-            rule(Key::Players, &players)?,
+            rule(SettingKey::Connect, &connect)?,
+            rule(SettingKey::Players, &players)?,
             early_draw,
         )?;
         let game = parsed.to_game(&rules).map_err(value_error)?;
@@ -216,7 +216,10 @@ impl Board {
         players: Int,
         early_draw: bool,
     ) -> PyResult<Board> {
-        let (connect, players) = (rule(Key::Connect, &connect)?, rule(Key::Players, &players)?);
+        let (connect, players) = (
+            rule(SettingKey::Connect, &connect)?,
+            rule(SettingKey::Players, &players)?,
+        );
         let rows: Vec<Vec<Int>> = array.extract().map_err(|_| {
             PyValueError::new_err("the array must be 2-D: a sequence of rows of integers")
         })?;

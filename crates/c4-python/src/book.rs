@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use c4_core::solver::book::Book;
-use c4_core::textio::book::BookInBinary;
+use c4_core::Book;
+use c4_core::BookInBinary;
 
 /// The derived book, compiled in and read where it lies ([`BookInBinary`]); the build script
 /// checks it in full.

@@ -1,10 +1,10 @@
-//! `c4.cluster.Split`: the engine's split solve ([`c4_core::solver::Split`]) for the Python
+//! `c4.cluster.Split`: the engine's split solve ([`c4_core::Split`]) for the Python
 //! driver that runs its jobs on Ray (`python/c4/cluster.py`); the splitting, the results'
 //! format and the jobs' command line are all the engine's.
 
 use std::fmt;
 
-use c4_core::solver::{Score, Split as EngineSplit, SplitSettings};
+use c4_core::{Score, Split as EngineSplit, SplitSettings};
 use pyo3::prelude::*;
 
 use crate::args::{argument_error, Int};

@@ -12,8 +12,8 @@
 
 use std::cell::RefCell;
 
-use c4_core::solver::TableSize;
-use c4_core::textio::book::provide_built_in_book;
+use c4_core::provide_built_in_book;
+use c4_core::TableSize;
 
 use crate::Feed;
 

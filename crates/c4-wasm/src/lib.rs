@@ -31,9 +31,9 @@ mod exports;
 
 use std::io::Cursor;
 
-use c4_core::protocol::{
-    info_line, read_ahead, read_line, stream_head, Exit, Interpreter, Options, RawLine, Trust,
-    Turn, MAX_LINE_BYTES,
+use c4_core::{
+    info_line, read_ahead, read_line, stream_head, Exit, Interpreter, ProtocolOptions, RawLine,
+    Trust, Turn, MAX_LINE_BYTES,
 };
 
 /// A protocol session whose input comes in pieces: the lines of each piece are answered as soon
@@ -62,10 +62,10 @@ impl Default for Feed {
 
 impl Feed {
     /// A session on the empty standard board, with the built-in book if one was provided
-    /// (`c4_core::textio::book::provide_built_in_book`, there without the `built-in-book` feature).
+    /// (`c4_core::provide_built_in_book`, there without the `built-in-book` feature).
     pub fn new() -> Feed {
         Feed {
-            interpreter: Interpreter::single_threaded(Options {
+            interpreter: Interpreter::single_threaded(ProtocolOptions {
                 strict: false,
                 trust: Trust::WebPage,
             }),

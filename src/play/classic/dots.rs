@@ -3,9 +3,9 @@
 //! row 6`, `Congratulation: Player Y has won the game!` and `Goodbye!`.
 
 use super::turns::{Table, Words};
-use crate::notation::Style;
 use crate::play::conversation::winning_ways;
-use crate::rules::{Column, DrawReason, Outcome, Player};
+use c4_core::LayoutStyle;
+use c4_core::{Column, DrawReason, Outcome, Player};
 
 /// The dots program's words.
 pub(super) struct Dots;
@@ -20,7 +20,7 @@ impl Words for Dots {
     }
 
     fn moved(&self, table: &Table) -> String {
-        table.board(Style::Dots)
+        table.board(LayoutStyle::Dots)
     }
 
     fn ended(&self, table: &Table) -> String {
@@ -41,7 +41,7 @@ impl Words for Dots {
             ),
             Outcome::InProgress => unreachable!("ended is said at the end"),
         };
-        format!("{}{result}Goodbye!\n", table.board(Style::Dots))
+        format!("{}{result}Goodbye!\n", table.board(LayoutStyle::Dots))
     }
 
     /// The computer's column, as if typed after the prompt.

@@ -8,11 +8,11 @@ use std::path::Path;
 
 use super::dialogue::{Dialogue, Halt};
 use super::turns::{self, number, Answer, Computers, Refusal, Table, Words};
-use crate::notation::Style;
 use crate::play::conversation::sentence;
 use crate::play::options::PlayOptions;
-use crate::rules::{check_name, Game, Outcome};
-use crate::textio::savefile;
+use c4_core::LayoutStyle;
+use c4_core::{check_name, Game, Outcome};
+use c4_core::{load_game, save_game};
 
 /// The start menu; `P` or `p` plays, any other entry loads a game.
 const MENU: &str = "Enter L to load a game, or P to play: ";
@@ -30,7 +30,7 @@ pub(super) fn session<R: BufRead, W: Write>(
             break new_game(dialogue, options)?;
         }
         let file = dialogue.ask(FILENAME)?;
-        match savefile::load(Path::new(&file)) {
+        match load_game(Path::new(&file)) {
             Ok((names, game)) => break Table { game, names },
             Err(e) => dialogue.write(&format!("{}\n", sentence(&e.to_string())))?,
         }
@@ -76,7 +76,7 @@ struct Grid;
 impl Grid {
     /// The board and the blank line under it, as every turn starts.
     fn board(&self, table: &Table) -> String {
-        format!("{}\n", table.board(Style::Grid))
+        format!("{}\n", table.board(LayoutStyle::Grid))
     }
 }
 
@@ -115,7 +115,7 @@ impl Words for Grid {
             }
             _ => "Draw!".to_string(),
         };
-        format!("\n{result}\n{}", table.board(Style::Grid))
+        format!("\n{result}\n{}", table.board(LayoutStyle::Grid))
     }
 
     fn quitting(&self) -> String {
@@ -130,7 +130,7 @@ impl Words for Grid {
         table: &Table,
     ) -> Result<String, Halt> {
         let file = dialogue.ask(FILENAME)?;
-        let problem = match savefile::save(Path::new(&file), &table.names, &table.game) {
+        let problem = match save_game(Path::new(&file), &table.names, &table.game) {
             Ok(()) => String::new(),
             Err(e) => format!("{}\n", sentence(&e.to_string())),
         };

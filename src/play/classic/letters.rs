@@ -7,9 +7,9 @@ use std::io::{BufRead, Write};
 
 use super::dialogue::{Dialogue, Halt};
 use super::turns::{self, column_full, not_a_column, Answer, Computers, Refusal, Table, Words};
-use crate::notation::Style;
 use crate::play::options::PlayOptions;
-use crate::rules::Outcome;
+use c4_core::LayoutStyle;
+use c4_core::Outcome;
 
 /// The welcome and the menu, shown at the start and after every game.
 const MENU: &str = "Welcome to CONNECT FOUR\nEnter p to play. Enter q to quit.\n";
@@ -74,7 +74,7 @@ impl Words for Letters {
     }
 
     fn moved(&self, table: &Table) -> String {
-        table.board(Style::Letters)
+        table.board(LayoutStyle::Letters)
     }
 
     fn ended(&self, table: &Table) -> String {
@@ -83,7 +83,7 @@ impl Words for Letters {
             Outcome::Win(_) => "The computer wins!",
             _ => "It's a draw: the board is full.",
         };
-        format!("{}{result}\n", table.board(Style::Letters))
+        format!("{}{result}\n", table.board(LayoutStyle::Letters))
     }
 }
 

@@ -3,8 +3,8 @@
 //! document gives none of its words, so these are `c4`'s own, in its manner.
 
 use super::turns::{Table, Words};
-use crate::notation::Style;
-use crate::rules::Outcome;
+use c4_core::LayoutStyle;
+use c4_core::Outcome;
 
 /// The numbers program's words.
 pub(super) struct Numbers;
@@ -16,7 +16,7 @@ impl Words for Numbers {
     }
 
     fn moved(&self, table: &Table) -> String {
-        table.board(Style::Numbers)
+        table.board(LayoutStyle::Numbers)
     }
 
     fn ended(&self, table: &Table) -> String {
@@ -24,6 +24,6 @@ impl Words for Numbers {
             Outcome::Win(winner) => format!("Player {} wins!", winner.index() + 1),
             _ => "It's a draw: the board is full.".to_string(),
         };
-        format!("{}{result}\n", table.board(Style::Numbers))
+        format!("{}{result}\n", table.board(LayoutStyle::Numbers))
     }
 }

@@ -4,8 +4,8 @@
 //! again without a word, as its `allowsMove` loop does.
 
 use super::turns::{number, Answer, Refusal, Table, Words};
-use crate::notation::Style;
-use crate::rules::Outcome;
+use c4_core::LayoutStyle;
+use c4_core::Outcome;
 
 /// The rule under the rows, as the document prints it whatever the width.
 const RULE: &str = "-----";
@@ -17,7 +17,7 @@ impl Pipes {
     /// The board as `__str__` returns it in the document: the `|X|O| |` rows, the rule, and the
     /// 0-based labels from the line's first character; then the blank line `print` adds.
     fn board(&self, table: &Table) -> String {
-        let pipes = table.board(Style::Pipes);
+        let pipes = table.board(LayoutStyle::Pipes);
         let rows = pipes.lines().take(table.game.variant().height());
         let labels: Vec<String> = (0..table.width()).map(|c| (c % 10).to_string()).collect();
         let mut text = String::new();

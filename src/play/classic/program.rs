@@ -4,8 +4,8 @@ use std::io::{self, BufRead, Write};
 
 use super::dialogue::{Dialogue, Halt};
 use super::{dots, grid, letters, numbers, pipes, turns};
-use crate::engine::Level;
 use crate::play::options::{OptionError, PlayOptions};
+use c4_core::Level;
 
 /// One of the five original programs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,12 +5,12 @@
 use std::io::{BufRead, Write};
 
 use super::dialogue::{Dialogue, Halt};
-use crate::engine::{self, Level, Rng};
-use crate::notation::{render, Style};
 use crate::play::conversation::solver_for;
 use crate::play::options::{PlayOptions, COMPUTER_NODE_LIMIT};
-use crate::rules::{Column, Game, MoveError, Player};
-use crate::solver::{Limits, Solver};
+use c4_core::{choose, Level, Rng};
+use c4_core::{render_board, LayoutStyle};
+use c4_core::{Column, Game, MoveError, Player};
+use c4_core::{Limits, Solver};
 
 /// A game with its players' names (the grid program's; the others name players by token or
 /// number).
@@ -32,8 +32,8 @@ impl Table {
     }
 
     /// The board in one of the layouts, as [`render`] draws it (ending with a newline).
-    pub(super) fn board(&self, style: Style) -> String {
-        render(self.game.board(), self.game.variant(), style)
+    pub(super) fn board(&self, style: LayoutStyle) -> String {
+        render_board(self.game.board(), self.game.variant(), style)
     }
 
     /// The token of `player`.
@@ -165,7 +165,7 @@ impl Computers {
             ..Limits::default()
         };
         let solver = solver_for(&mut self.solver, game, level == Level::Perfect);
-        engine::choose(game, level, solver, &mut self.rng, &limits)
+        choose(game, level, solver, &mut self.rng, &limits)
             .expect("a game in progress has a legal move")
             .column
     }

@@ -54,7 +54,7 @@ pub struct Info {
 }
 
 /// A streaming analysis of one position: what it searches with, and when it must end.
-pub struct Analysis<'a> {
+pub(crate) struct Analysis<'a> {
     /// The position.
     pub game: &'a Game,
     /// The solver, whose table and threads it uses.
@@ -74,7 +74,7 @@ impl Analysis<'_> {
     /// finished, out of nodes, stopped or past the deadline, handing every `info` to `emit` as
     /// it is due; the last one is the final answer. A failure of `emit` ends it and is given
     /// back.
-    pub fn run<E>(mut self, emit: &mut dyn FnMut(&Info) -> Result<(), E>) -> Result<(), E> {
+    pub(crate) fn run<E>(mut self, emit: &mut dyn FnMut(&Info) -> Result<(), E>) -> Result<(), E> {
         match solver_position(self.game) {
             Ok(position) => with_position!(position, |position| self.exact(&position, emit)),
             Err(PerfectError::GameOver(_)) => Ok(()),

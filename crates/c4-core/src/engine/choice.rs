@@ -134,7 +134,7 @@ pub fn best_of<T: Ord + Copy>(values: &[Option<T>]) -> Vec<Column> {
 
 /// A uniformly random legal column (the letters program's computer player); `None` when the
 /// game is over.
-pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Column> {
+pub(crate) fn random_move(game: &Game, rng: &mut Rng) -> Option<Column> {
     let legal = game.legal_moves();
     (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
 }
@@ -170,7 +170,7 @@ impl From<Lookahead> for Choice {
 /// With a deadline, the search deepens one move at a time and the deepest look that finished
 /// chooses; without one it looks `plies` deep at once, and when `stop` is set before it
 /// finishes, a one-move look (which always finishes) chooses. A choice cut short is not proven.
-pub fn lookahead_move(
+pub(crate) fn lookahead_move(
     game: &Game,
     plies: u32,
     evaluation: Evaluation,

@@ -13,7 +13,7 @@ pub(super) const WORK_PER_LOOK: u64 = 1024;
 
 /// When a search must end; the default never ends it.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Cutoff<'a> {
+pub(crate) struct Cutoff<'a> {
     /// Set by another thread to end the search.
     pub stop: Option<&'a AtomicBool>,
     /// The search ends soon after this instant.
@@ -22,7 +22,7 @@ pub struct Cutoff<'a> {
 
 impl<'a> Cutoff<'a> {
     /// A fresh count of work, for one search.
-    pub fn watch(self) -> Watch<'a> {
+    pub(crate) fn watch(self) -> Watch<'a> {
         let bounded = self.stop.is_some() || self.deadline.is_some();
         Watch {
             cutoff: self,
@@ -33,7 +33,7 @@ impl<'a> Cutoff<'a> {
     }
 
     /// Whether the flag is set or the deadline has passed, looked at now.
-    pub fn is_reached(&self) -> bool {
+    pub(crate) fn is_reached(&self) -> bool {
         self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
             || self
                 .deadline
@@ -43,7 +43,7 @@ impl<'a> Cutoff<'a> {
 
 /// One search's count of its work against its [`Cutoff`].
 #[derive(Debug)]
-pub struct Watch<'a> {
+pub(crate) struct Watch<'a> {
     cutoff: Cutoff<'a>,
     /// Work done so far, in positions played.
     work: u64,
@@ -57,7 +57,7 @@ impl Watch<'_> {
     /// Counts `work` more units (positions played, or what judging one costs in them);
     /// whether the search must end, which stays true once it is.
     #[inline]
-    pub fn spend(&mut self, work: u64) -> bool {
+    pub(crate) fn spend(&mut self, work: u64) -> bool {
         self.work += work;
         if self.work >= self.next_look {
             self.look();
@@ -66,7 +66,7 @@ impl Watch<'_> {
     }
 
     /// Whether the search was told to end.
-    pub fn is_cut(&self) -> bool {
+    pub(crate) fn is_cut(&self) -> bool {
         self.cut
     }
 

@@ -35,7 +35,7 @@ pub enum LevelError {
 
 /// How the words of a level are separated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Separator {
+pub(crate) enum Separator {
     /// Spaces or tabs, as in a protocol line; blanks before the first word are skipped.
     Blank,
     /// A colon, as in a command-line value.
@@ -44,7 +44,7 @@ pub enum Separator {
 
 /// A level's words, with look-aheads of at most `max_plies`. The tie-break is optional (left when
 /// not given): a word after the depth that is not one is left for the caller.
-pub fn level<'a>(
+pub(crate) fn level<'a>(
     separator: Separator,
     max_plies: u32,
 ) -> impl Parser<&'a str, Output = Level, Error = Failure<'a, LevelError>> {
@@ -86,7 +86,7 @@ pub fn level<'a>(
 }
 
 /// The words of `level`, as [`level`] reads them with `separator`.
-pub fn level_words(level: Level, separator: Separator) -> String {
+pub(crate) fn level_words(level: Level, separator: Separator) -> String {
     let sep = match separator {
         Separator::Blank => " ",
         Separator::Colon => ":",

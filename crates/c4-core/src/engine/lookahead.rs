@@ -10,15 +10,15 @@ use super::cutoff::{Cutoff, Watch};
 use crate::rules::{Column, Game, Outcome, Player};
 
 /// The value of a won game.
-pub const WIN: i32 = 100;
+pub(crate) const WIN: i32 = 100;
 /// The value of a lost game.
-pub const LOSS: i32 = 0;
+pub(crate) const LOSS: i32 = 0;
 /// The value of a draw, or of a position the search did not see the end of.
-pub const UNKNOWN: i32 = 50;
+pub(crate) const UNKNOWN: i32 = 50;
 
 /// How a position at the depth limit is valued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Evaluation {
+pub(crate) enum Evaluation {
     /// Always [`UNKNOWN`]: the pipes program's player, which only tells wins and losses apart.
     Plain,
     /// Open windows: lines the searcher can still complete count for it, the others' against it,
@@ -34,7 +34,7 @@ const CELLS_PER_POSITION: u64 = 64;
 /// The value of each column for the side to move, searching `plies` moves deep (at least 1);
 /// `None` for a column that cannot be played. The whole answer is `None` when `cutoff` ended
 /// the search before it finished.
-pub fn column_values(
+pub(crate) fn column_values(
     game: &Game,
     plies: u32,
     evaluation: Evaluation,
@@ -44,7 +44,7 @@ pub fn column_values(
 }
 
 /// [`column_values`], and the number of positions the search looked at.
-pub fn column_values_counted(
+pub(crate) fn column_values_counted(
     game: &Game,
     plies: u32,
     evaluation: Evaluation,
@@ -83,7 +83,7 @@ pub fn column_values_counted(
 /// The values of every column (as [`column_values`] gives them) one move deep, then two, and
 /// so on up to `plies`, each with the positions its search looked at: the deepening ends with
 /// the first search that `cutoff` cuts short. The one-move look always finishes.
-pub fn deepening<'a>(
+pub(crate) fn deepening<'a>(
     game: &'a Game,
     plies: u32,
     evaluation: Evaluation,

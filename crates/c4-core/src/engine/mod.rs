@@ -2,19 +2,19 @@
 //! and perfect play on the exact solver, with a heuristic search where the solver cannot go.
 //! No I/O; randomness comes from a seeded [`Rng`] so that games replay exactly.
 
-pub mod analysis;
+pub(crate) mod analysis;
 mod cutoff;
 mod level;
 mod level_text;
-pub mod lookahead;
-pub mod perfect;
+pub(crate) mod lookahead;
+pub(crate) mod perfect;
 mod rng;
-pub use cutoff::{Cutoff, Watch};
+pub(crate) use cutoff::Cutoff;
 pub use level::{Level, TieBreak};
-pub use level_text::{level, level_words, parse_level, LevelError, Separator, MAX_LOOKAHEAD};
+pub(crate) use level_text::{level, level_words, Separator};
+pub use level_text::{parse_level, LevelError, MAX_LOOKAHEAD};
 pub use rng::Rng;
 
 mod choice;
-pub use choice::{
-    best_of, choose, lookahead_move, random_move, Choice, Forced, Lookahead, HEURISTIC_PLIES,
-};
+pub(crate) use choice::Choice;
+pub use choice::{best_of, choose, Forced, HEURISTIC_PLIES};

@@ -81,12 +81,6 @@ pub fn solver_position(game: &Game) -> Result<AnyPosition, PerfectError> {
     )?)
 }
 
-/// The exact score of `game` for the side to move.
-pub fn score(game: &Game, solver: &mut Solver, limits: &Limits) -> Result<Score, PerfectError> {
-    let position = solver_position(game)?;
-    Ok(with_position!(position, |position| solver.solve_within(&position, limits))?)
-}
-
 /// The exact score of every column for the side to move (`None`: the column is full).
 pub fn column_scores(
     game: &Game,
@@ -99,7 +93,7 @@ pub fn column_scores(
 }
 
 /// The exact score for the side to move and every column that keeps it, left to right.
-pub fn best_columns(
+pub(crate) fn best_columns(
     game: &Game,
     solver: &mut Solver,
     limits: &Limits,
@@ -123,7 +117,7 @@ fn spent(limits: &Limits, solver: &Solver, start: u64) -> Limits {
 }
 
 /// A best column for the side to move and its exact score: the position's score, then the
-/// columns from the centre outwards until one keeps it; much cheaper than [`best_columns`].
+/// columns from the centre outwards until one keeps it; much cheaper than `best_columns`.
 pub fn best_column(
     game: &Game,
     solver: &mut Solver,
@@ -259,7 +253,7 @@ pub fn describe(score: Score, game: &Game) -> String {
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, ...
-pub fn ordinal(n: i64) -> String {
+pub(crate) fn ordinal(n: i64) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
@@ -274,6 +268,12 @@ pub fn ordinal(n: i64) -> String {
 mod tests {
     use super::*;
     use crate::rules::Variant;
+
+    /// The exact score of `game` for the side to move.
+    fn score(game: &Game, solver: &mut Solver, limits: &Limits) -> Result<Score, PerfectError> {
+        let position = solver_position(game)?;
+        Ok(with_position!(position, |position| solver.solve_within(&position, limits))?)
+    }
 
     #[test]
     fn scores_agree_with_the_bench_convention() {

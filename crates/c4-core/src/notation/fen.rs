@@ -195,7 +195,7 @@ fn board(input: &str) -> Parsed<'_, Vec<Vec<Option<char>>>, FenSyntaxError> {
 
 /// The nom parser of a FEN inside a longer text (as `position fen … moves …` has it): the rows,
 /// whitespace, and the side to move, which must end its word. What follows is left to the caller.
-pub fn fen(input: &str) -> Parsed<'_, Fen, FenSyntaxError> {
+pub(crate) fn fen(input: &str) -> Parsed<'_, Fen, FenSyntaxError> {
     let (rest, board_text) = take_till1(char::is_whitespace).parse(input)?;
     let (rest, side) = match opt(preceded(multispace1, anychar)).parse(rest)? {
         (rest, Some(side)) if !side.is_whitespace() => (rest, side),
@@ -234,7 +234,10 @@ impl Fen {
     /// # Errors
     /// No rows or more than 16, an empty row, a first row wider than 16, or a row of another
     /// width than the first.
-    pub fn from_rows(rows: Vec<Vec<Option<char>>>, side: char) -> Result<Fen, FenSyntaxError> {
+    pub(crate) fn from_rows(
+        rows: Vec<Vec<Option<char>>>,
+        side: char,
+    ) -> Result<Fen, FenSyntaxError> {
         let Some(first) = rows.first() else {
             return Err(FenSyntaxError::Empty);
         };

@@ -16,7 +16,7 @@ use nom::{IResult, Parser};
 /// what was wrong, that rule's error. `problem` is `None` only while a nom built-in (a `tag`, a
 /// `digit1`) has failed and no rule has explained it yet; [`parse_whole`] explains it then.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure<'a, E> {
+pub(crate) struct Failure<'a, E> {
     /// The input that was left where parsing stopped.
     pub at: &'a str,
     /// The grammar's own error, once known.
@@ -34,11 +34,11 @@ impl<'a, E> ParseError<&'a str> for Failure<'a, E> {
 }
 
 /// What a grammar's parser returns: the input left and the value, or a [`Failure`].
-pub type Parsed<'a, T, E> = IResult<&'a str, T, Failure<'a, E>>;
+pub(crate) type Parsed<'a, T, E> = IResult<&'a str, T, Failure<'a, E>>;
 
 /// Fails the whole parse at `at` with the grammar's error `problem`: an `Err::Failure`, as after
 /// `cut`, so that no `alt` tries another branch and the message stays the one given here.
-pub fn fail<'a, T, E>(at: &'a str, problem: E) -> Parsed<'a, T, E> {
+pub(crate) fn fail<'a, T, E>(at: &'a str, problem: E) -> Parsed<'a, T, E> {
     Err(nom::Err::Failure(Failure {
         at,
         problem: Some(problem),
@@ -48,7 +48,7 @@ pub fn fail<'a, T, E>(at: &'a str, problem: E) -> Parsed<'a, T, E> {
 /// Runs `parser` over all of `text`. A failure that carries the grammar's error gives it; one
 /// that does not (a nom built-in failed, or input was left over) is explained by `unexplained`,
 /// given the input left where parsing stopped.
-pub fn parse_whole<'a, T, E>(
+pub(crate) fn parse_whole<'a, T, E>(
     mut parser: impl Parser<&'a str, Output = T, Error = Failure<'a, E>>,
     text: &'a str,
     unexplained: impl FnOnce(&'a str) -> E,
@@ -65,13 +65,13 @@ pub fn parse_whole<'a, T, E>(
 }
 
 /// Whether `c` separates words: a space or a tab.
-pub fn is_blank(c: char) -> bool {
+pub(crate) fn is_blank(c: char) -> bool {
     c == ' ' || c == '\t'
 }
 
 /// The next word, after any spaces or tabs. None left fails softly (an `Error`, not a
 /// `Failure`), so that a repeated word ends there.
-pub fn word<E>(input: &str) -> Parsed<'_, &str, E> {
+pub(crate) fn word<E>(input: &str) -> Parsed<'_, &str, E> {
     preceded(space0, take_till1(is_blank)).parse(input)
 }
 

@@ -52,7 +52,7 @@ impl Style {
 
     /// The label the source program gave 1-based column `number` (1 to 16): `4` (grid, dots),
     /// `D` (letters) or `3` (pipes, which count from 0). Numbers has no labels.
-    pub fn source_label(self, number: u64) -> String {
+    pub(crate) fn source_label(self, number: u64) -> String {
         match self {
             Style::Grid | Style::Dots | Style::Numbers | Style::Tabs => number.to_string(),
             Style::Letters => ((b'A' + number as u8 - 1) as char).to_string(),

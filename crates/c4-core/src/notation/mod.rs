@@ -4,16 +4,18 @@
 //! legal. Reading is done by nom grammars ([`grammar`] holds what they share), which give syntax
 //! only; what the text means on a board is a separate step.
 
-pub mod fen;
-pub mod grammar;
-pub mod layout;
-pub mod moves;
-pub mod settings;
+pub(crate) mod fen;
+pub(crate) mod grammar;
+pub(crate) mod layout;
+pub(crate) mod moves;
+pub(crate) mod settings;
 
-pub use fen::{fen_of, Fen, FenError, FenPositionError, FenSyntaxError};
+pub use fen::{fen_of, Fen, FenError};
+pub(crate) use fen::{FenPositionError, FenSyntaxError};
 pub use layout::{render, render_labelled, Style};
-pub use moves::{
-    format_moves, format_moves_word, parse_column, parse_moves, parse_moves_counting, play_moves,
-    play_sequence, Counting, MoveText, MovesError, SequenceError,
+pub(crate) use moves::{
+    format_moves, format_moves_word, parse_moves, play_sequence, SequenceError,
 };
-pub use settings::{token_list, Setting, SettingError, Settings, SettingsVariantError};
+pub use moves::{parse_column, parse_moves_counting, play_moves, Counting, MoveText, MovesError};
+pub(crate) use settings::token_list;
+pub use settings::{Setting, SettingError, Settings, SettingsVariantError};

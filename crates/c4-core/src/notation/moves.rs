@@ -177,7 +177,7 @@ impl MoveText {
     /// [`MoveText::columns`], with written numbers counted as `counting` says: from zero,
     /// `012345` is columns 1 to 6, and digits run together name one column each on boards up to
     /// 10 wide (`0123456789`). The columns given are 1-based either way.
-    pub fn columns_counting(
+    pub(crate) fn columns_counting(
         &self,
         width: usize,
         counting: Counting,
@@ -237,11 +237,11 @@ impl fmt::Display for MoveText {
 
 /// Reads a move sequence as 1-based column numbers, in order, following the grammar in the module
 /// doc: [`MoveText::parse`], then [`MoveText::columns`] for a board `width` wide.
-pub fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
+pub(crate) fn parse_moves(text: &str, width: usize) -> Result<Vec<u64>, MovesError> {
     MoveText::parse(text)?.columns(width)
 }
 
-/// Reads a move sequence as [`parse_moves`] does, with written numbers counted as `counting`
+/// Reads a move sequence as `parse_moves` does, with written numbers counted as `counting`
 /// says: from zero, `012345` is columns 1 to 6.
 pub fn parse_moves_counting(
     text: &str,
@@ -268,7 +268,7 @@ pub enum SequenceError {
 
 /// Plays a move sequence on `game`, stopping at the first move that cannot be played; the moves
 /// before it stay played, so callers that need all or nothing play on a copy.
-pub fn play_sequence(game: &mut Game, moves: &MoveText) -> Result<(), SequenceError> {
+pub(crate) fn play_sequence(game: &mut Game, moves: &MoveText) -> Result<(), SequenceError> {
     for (i, column) in moves
         .columns(game.variant().width())?
         .into_iter()
@@ -285,7 +285,7 @@ pub fn play_sequence(game: &mut Game, moves: &MoveText) -> Result<(), SequenceEr
     Ok(())
 }
 
-/// [`play_sequence`] on a written sequence.
+/// `play_sequence` on a written sequence.
 pub fn play_moves(game: &mut Game, text: &str) -> Result<(), SequenceError> {
     play_sequence(game, &MoveText::parse(text)?)
 }
@@ -301,11 +301,11 @@ fn number(input: &str) -> Parsed<'_, u64, MovesError> {
 
 /// The parser of exactly one column, as a single move takes it: a whole number (`12`, on any
 /// board) or one letter (`d`). Column numbers are not checked against a board.
-pub fn column_number(input: &str) -> Parsed<'_, u64, MovesError> {
+pub(crate) fn column_number(input: &str) -> Parsed<'_, u64, MovesError> {
     alt((number, map(map_opt(anychar, letter_column), u64::from))).parse(input)
 }
 
-/// Reads exactly one column with [`column_number`], all of `text`.
+/// Reads exactly one column with `column_number`, all of `text`.
 pub fn parse_column(text: &str) -> Result<u64, MovesError> {
     parse_whole(column_number, text, |_| {
         MovesError::NotOneColumn(text.to_string())
@@ -314,7 +314,7 @@ pub fn parse_column(text: &str) -> Result<u64, MovesError> {
 
 /// Writes a move sequence the way [`parse_moves`] reads it back: digits run together on boards up
 /// to 9 wide (`4453`), space-separated numbers on wider ones (`10 11 3`), empty for no moves.
-pub fn format_moves(columns: &[Column], width: usize) -> String {
+pub(crate) fn format_moves(columns: &[Column], width: usize) -> String {
     let separator = if width > MAX_DIGIT_WIDTH { " " } else { "" };
     columns
         .iter()
@@ -326,7 +326,7 @@ pub fn format_moves(columns: &[Column], width: usize) -> String {
 /// Writes 0-based `columns` as one word that [`parse_moves`] reads back, for lines whose moves are
 /// their first word (`c4 solve`'s): digits run together on boards up to 9 wide (`4453`), letters
 /// on wider ones (`jjc`).
-pub fn format_moves_word(columns: &[u8], width: usize) -> String {
+pub(crate) fn format_moves_word(columns: &[u8], width: usize) -> String {
     columns
         .iter()
         .map(|&column| {

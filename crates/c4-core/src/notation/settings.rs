@@ -326,7 +326,7 @@ pub struct Settings {
 }
 
 /// A list of settings, in any order, each at most once; after it, only spaces or tabs.
-pub fn settings(input: &str) -> Parsed<'_, Settings, SettingError> {
+pub(crate) fn settings(input: &str) -> Parsed<'_, Settings, SettingError> {
     let (rest, list) = terminated(many0(setting), space0).parse(input)?;
     let mut settings = Settings::default();
     for setting in list {
@@ -340,7 +340,7 @@ pub fn settings(input: &str) -> Parsed<'_, Settings, SettingError> {
 impl Settings {
     /// The rules of `variant` besides its size (which a FEN gives): players, connect, tokens and
     /// early draw, as a saved game's rules line states them.
-    pub fn rules_of(variant: &Variant) -> Settings {
+    pub(crate) fn rules_of(variant: &Variant) -> Settings {
         Settings {
             players: Some(variant.players()),
             connect: Some(variant.connect()),
@@ -465,7 +465,7 @@ pub enum SettingsVariantError {
 }
 
 /// Tokens separated by spaces, as messages list them (`x o a`).
-pub fn token_list(tokens: &[Token]) -> String {
+pub(crate) fn token_list(tokens: &[Token]) -> String {
     tokens
         .iter()
         .map(|t| t.to_string())

@@ -13,7 +13,7 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024;
 
 /// Why a line is refused whole, before its command is read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum LineError {
+pub(crate) enum LineError {
     /// Longer than [`MAX_LINE_BYTES`].
     #[error("the line is longer than {MAX_LINE_BYTES} bytes and was ignored")]
     TooLong,

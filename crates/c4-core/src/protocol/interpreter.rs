@@ -16,7 +16,7 @@ use crate::rules::Variant;
 /// Why a line was answered with `?`: the line itself, its command, or what the command asked
 /// of the session. Its text is the reply's.
 #[derive(Debug, Error)]
-pub enum ReplyError {
+pub(crate) enum ReplyError {
     /// The line was refused whole (too long, not UTF-8, a character one line cannot hold).
     #[error(transparent)]
     Line(#[from] LineError),
@@ -84,7 +84,7 @@ pub struct Answer {
 
 impl Interpreter {
     /// For a loop with threads (the stdio loop).
-    pub fn threaded(options: Options) -> Interpreter {
+    pub(crate) fn threaded(options: Options) -> Interpreter {
         Interpreter::new(options, true)
     }
 

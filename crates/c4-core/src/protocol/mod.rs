@@ -3,21 +3,20 @@
 //! and save files it shares with `c4 play` live in [`crate::textio`]. `protocol.md` at the
 //! repository root is its contract.
 
-pub mod command;
+pub(crate) mod command;
 mod input;
-pub mod interpreter;
-pub mod reply;
-pub mod search;
-pub mod session;
-pub mod trust;
-pub mod ugi;
-pub use command::{parse_request, Command, CommandError, Request};
-pub use input::{read_line, LineError, RawLine, MAX_LINE_BYTES};
-pub use interpreter::{Answer, Exit, Interpreter, Options, ReplyError, Turn};
-pub use reply::{frame, info_line, stream_head, Response, VERSION};
-pub use search::{Finished, Search};
-pub use session::{Flow, Session, SessionError, Step};
-pub use trust::{Refusal, Trust};
+pub(crate) mod interpreter;
+pub(crate) mod reply;
+pub(crate) mod search;
+pub(crate) mod session;
+pub(crate) mod trust;
+pub(crate) mod ugi;
+pub use command::{parse_request, Command};
+pub use input::{read_line, RawLine, MAX_LINE_BYTES};
+pub use interpreter::{Exit, Interpreter, Options, Turn};
+pub use reply::{info_line, stream_head, VERSION};
+pub use session::{Session, Step};
+pub use trust::Trust;
 
 mod read_loop;
 pub use read_loop::{read_ahead, run};

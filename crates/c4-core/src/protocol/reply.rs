@@ -13,10 +13,10 @@ use crate::notation::format_moves;
 use crate::rules::{Column, DrawReason, Game, Line, Outcome, Token};
 use crate::solver::{Score, Verdict};
 
-pub use crate::engine::analysis::{ColumnView, Info};
+pub(crate) use crate::engine::analysis::{ColumnView, Info};
 
 /// The engine's name, as `name` answers it.
-pub const ENGINE_NAME: &str = "c4";
+pub(crate) const ENGINE_NAME: &str = "c4";
 
 /// The engine's version, the workspace's one (`[workspace.package]` in the root Cargo.toml): what
 /// the protocol's `version` reply, `c4 --version` and the Python package's `c4.__version__` say.
@@ -469,7 +469,7 @@ pub fn stream_head(id: Option<u64>) -> String {
 
 /// Frames a reply: marker, id, text, and the empty line that ends it; a failure's text is its
 /// error's (the interpreter's [`ReplyError`](super::ReplyError)).
-pub fn frame(id: Option<u64>, reply: &Result<Response, impl std::fmt::Display>) -> String {
+pub(crate) fn frame(id: Option<u64>, reply: &Result<Response, impl std::fmt::Display>) -> String {
     let (marker, (lines, multi)) = match reply {
         Ok(response) => ('=', response.lines()),
         Err(e) => ('?', (vec![e.to_string()], false)),
@@ -501,7 +501,7 @@ pub fn frame(id: Option<u64>, reply: &Result<Response, impl std::fmt::Display>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::LineError;
+    use crate::protocol::input::LineError;
 
     /// A reply framed as a success.
     fn framed(id: Option<u64>, response: Response) -> String {

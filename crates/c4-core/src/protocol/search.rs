@@ -37,7 +37,7 @@ pub enum SearchError {
 
 /// Which search, with its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SearchKind {
+pub(crate) enum SearchKind {
     /// `solve [weak]`
     Solve { weak: bool },
     /// `analyze`

@@ -26,7 +26,7 @@ use crate::textio::savefile::{self, SaveError};
 
 /// The protocol's version, as `protocol_version` answers: 3 since games follow standard rules
 /// by default (a draw only on a full board) and a finished game's `solve` says how it ended.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub(crate) const PROTOCOL_VERSION: u32 = 3;
 
 /// Why a well-formed command cannot be carried out now.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -75,12 +75,12 @@ pub enum SessionError {
 }
 
 /// The seed of the random choices until `seed` changes it.
-pub const DEFAULT_SEED: u64 = 0;
+pub(crate) const DEFAULT_SEED: u64 = 0;
 
 /// The largest table [`Session::keep_tables_warm`] warms, in MiB. Larger ones are for long
 /// searches, which the first writes of its pages hardly slow, and may be larger than the memory
 /// free: warmed, such a table would take memory the searches would never have asked for.
-pub const WARM_TABLE_MIB: u32 = 256;
+pub(crate) const WARM_TABLE_MIB: u32 = 256;
 
 /// The state behind one protocol stream.
 pub struct Session {
@@ -168,7 +168,8 @@ impl Session {
     /// as it does at a `stop`, and with a `movetime` the earlier of the two counts. `None` lifts
     /// the limit: a session starts with its client's ([`Trust::search_time_limit`]). For input
     /// that must not keep `c4` busy for long.
-    pub fn set_search_time_limit(&mut self, limit: Option<Duration>) {
+    #[cfg(test)]
+    pub(crate) fn set_search_time_limit(&mut self, limit: Option<Duration>) {
         self.search_time_limit = limit;
     }
 
@@ -213,7 +214,7 @@ impl Session {
     /// does not spend its time on them (UGI's `isready`, which a match runner sends before it
     /// starts a clock); with [`keep_tables_warm`](Self::keep_tables_warm), waits until the
     /// table's pages are warm too.
-    pub fn prepare_solver(&mut self) {
+    pub(crate) fn prepare_solver(&mut self) {
         let solver = self.take_solver();
         self.solver = Some(solver);
         if let Some(warming) = self.warming.take() {
@@ -227,7 +228,7 @@ impl Session {
     /// its own ([`Solver::warm_tables`]), starting with the table of the default size, made
     /// now: for a front end that answers searches under a clock, so that the first of them
     /// does not pay for the table's memory. The table is then resident from the start.
-    pub fn keep_tables_warm(&mut self) {
+    pub(crate) fn keep_tables_warm(&mut self) {
         self.warm_tables = true;
         let solver = self.take_solver();
         self.solver = Some(solver);

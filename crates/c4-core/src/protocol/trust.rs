@@ -27,21 +27,21 @@ pub enum Trust {
 }
 
 /// The most threads an untrusted client's searches may use.
-pub const UNTRUSTED_THREADS: u32 = 2;
+pub(crate) const UNTRUSTED_THREADS: u32 = 2;
 
 /// The largest table a page's engine may make, in MiB: a quarter of the 4 GiB a WebAssembly
 /// memory can have at most, which browsers may not grant whole.
-pub const WEB_PAGE_TABLE_MIB: u32 = 1024;
+pub(crate) const WEB_PAGE_TABLE_MIB: u32 = 1024;
 
 /// The longest an untrusted client's search may run: a search still running then ends as if
 /// `stop` had come.
-pub const UNTRUSTED_SEARCH_TIME: Duration = Duration::from_secs(60);
+pub(crate) const UNTRUSTED_SEARCH_TIME: Duration = Duration::from_secs(60);
 
 impl Trust {
     /// The largest table `hash` may ask for: for an untrusted client the session's default,
     /// so that a server's memory is bounded by its number of connections; for a web page what
     /// its memory can hold.
-    pub fn max_table_size(self) -> TableSize {
+    pub(crate) fn max_table_size(self) -> TableSize {
         match self {
             Trust::Full => TableSize::from_mib(TableSize::MAX_MIB),
             Trust::Untrusted => TableSize::SESSION,
@@ -50,7 +50,7 @@ impl Trust {
     }
 
     /// The most threads `threads` may ask for.
-    pub fn max_threads(self) -> u32 {
+    pub(crate) fn max_threads(self) -> u32 {
         match self {
             Trust::Full => MAX_THREADS as u32,
             Trust::Untrusted => UNTRUSTED_THREADS,
@@ -59,7 +59,7 @@ impl Trust {
     }
 
     /// How long any one search may run, if the client is not trusted with more.
-    pub fn search_time_limit(self) -> Option<Duration> {
+    pub(crate) fn search_time_limit(self) -> Option<Duration> {
         match self {
             Trust::Full => None,
             Trust::Untrusted | Trust::WebPage => Some(UNTRUSTED_SEARCH_TIME),
@@ -67,7 +67,7 @@ impl Trust {
     }
 
     /// Whether commands may read and write files (`save`, `load`, `book load`).
-    pub fn allows_files(self) -> bool {
+    pub(crate) fn allows_files(self) -> bool {
         self == Trust::Full
     }
 

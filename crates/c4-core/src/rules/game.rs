@@ -105,7 +105,7 @@ impl Game {
     /// A game set up from a board and a side to move, checked to be reachable by play: no
     /// floating stones, counts that fit turn order and the side to move, at most one winner who
     /// moved last with lines one stone could have completed. `board` must match `variant`'s size.
-    pub fn from_position(
+    pub(crate) fn from_position(
         variant: Variant,
         board: Board,
         to_move: Player,
@@ -281,7 +281,7 @@ impl Game {
     /// # Panics
     /// In debug builds if the game is over or the column is full or off the board; callers
     /// pick from [`Game::legal_moves`] or check [`Game::is_legal`].
-    pub fn play_unchecked(&mut self, column: Column) {
+    pub(crate) fn play_unchecked(&mut self, column: Column) {
         debug_assert!(self.is_legal(column));
         let mover = self.to_move;
         let cell = self.board.drop_unchecked(column, mover);
@@ -389,14 +389,8 @@ impl Game {
         }
     }
 
-    /// How many more stones `player` can place before the board is full, players taking turns
-    /// from the side to move.
-    pub fn stones_left(&self, player: Player) -> usize {
-        self.stones_left_by_player()[player.index()]
-    }
-
-    /// [`Game::stones_left`] for every player at once (zero past the last player): the empty
-    /// cells shared out in turn from the side to move.
+    /// How many more stones each player can place before the board is full (zero past the
+    /// last player): the empty cells shared out in turn from the side to move.
     fn stones_left_by_player(&self) -> [usize; MAX_PLAYERS] {
         let n = self.variant.players();
         let empty = self.board.empty_cells();
@@ -414,7 +408,7 @@ impl Game {
     /// stones of at most one player, who can still place as many stones as it has empty cells
     /// before the board is full. `false` is what the early draw rule ends a game on; with the
     /// rule off the game goes on to a full board, and this is only information.
-    pub fn can_anyone_connect(&self) -> bool {
+    pub(crate) fn can_anyone_connect(&self) -> bool {
         // The side to move has the most stones left: if it can fill an empty column window,
         // a line is possible, without counting everyone's stones.
         let most = self.board.empty_cells().div_ceil(self.variant.players());
@@ -568,8 +562,7 @@ mod tests {
         // 3 players on 2x2: 4 empty cells, x to move gets 2, o 1, a 1.
         let v = Variant::new(2, 2, 2, Variant::default_tokens(3).unwrap(), false).unwrap();
         let g = Game::new(v);
-        let left: Vec<_> = (0..3).map(|p| g.stones_left(Player(p))).collect();
-        assert_eq!(left, vec![2, 1, 1]);
+        assert_eq!(g.stones_left_by_player()[..3], [2, 1, 1]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use thiserror::Error;
 
 /// The longest name, in characters.
-pub const MAX_NAME_CHARS: usize = 64;
+pub(crate) const MAX_NAME_CHARS: usize = 64;
 
 /// Why a name cannot be taken.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -13,7 +13,7 @@ pub enum NameError {
     /// Nothing but blanks.
     #[error("a name cannot be empty")]
     Empty,
-    /// Longer than [`MAX_NAME_CHARS`].
+    /// Longer than `MAX_NAME_CHARS`.
     #[error("a name has at most {MAX_NAME_CHARS} characters, got {0}")]
     TooLong(usize),
     /// A character that one line cannot hold ([`unfit_in_a_line`]): a saved game keeps one name
@@ -40,7 +40,7 @@ pub fn unfit_in_a_line(c: char) -> Option<&'static str> {
     }
 }
 
-/// Checks that `name` can name a player: not empty, at most [`MAX_NAME_CHARS`] characters, all
+/// Checks that `name` can name a player: not empty, at most `MAX_NAME_CHARS` characters, all
 /// on one line ([`unfit_in_a_line`]).
 pub fn check_name(name: &str) -> Result<(), NameError> {
     let chars = name.chars().count();

@@ -6,17 +6,17 @@ use std::fmt;
 use thiserror::Error;
 
 /// Smallest and largest board width and height.
-pub const MIN_SIDE: usize = 1;
+pub(crate) const MIN_SIDE: usize = 1;
 /// Largest board width and height.
-pub const MAX_SIDE: usize = 16;
+pub(crate) const MAX_SIDE: usize = 16;
 /// The fewest and most players a game can have.
-pub const MIN_PLAYERS: usize = 2;
+pub(crate) const MIN_PLAYERS: usize = 2;
 /// The most players a game can have.
-pub const MAX_PLAYERS: usize = 8;
+pub(crate) const MAX_PLAYERS: usize = 8;
 /// The shortest connect length.
-pub const MIN_CONNECT: usize = 2;
+pub(crate) const MIN_CONNECT: usize = 2;
 /// The longest connect length accepted (any longer cannot fit a 16x16 board either).
-pub const MAX_CONNECT: usize = 16;
+pub(crate) const MAX_CONNECT: usize = 16;
 
 /// Standard board width.
 pub const STANDARD_WIDTH: usize = 7;
@@ -151,7 +151,7 @@ impl Variant {
     }
 
     /// The same variant on a board of another size (a FEN sets the size).
-    pub fn with_size(&self, width: usize, height: usize) -> Result<Variant, VariantError> {
+    pub(crate) fn with_size(&self, width: usize, height: usize) -> Result<Variant, VariantError> {
         Variant::new(
             width,
             height,
@@ -226,13 +226,13 @@ pub struct Player(pub(crate) u8);
 
 impl Player {
     /// The first player.
-    pub const FIRST: Player = Player(0);
+    pub(crate) const FIRST: Player = Player(0);
 
     /// The player at `index` in turn order, from 0; which players a game has is its
-    /// [`Variant::players`]'s to say (at most [`MAX_PLAYERS`]).
+    /// [`Variant::players`]'s to say (at most `MAX_PLAYERS`).
     ///
     /// # Panics
-    /// When `index` is not below [`MAX_PLAYERS`].
+    /// When `index` is not below `MAX_PLAYERS`.
     pub fn from_index(index: usize) -> Player {
         assert!(
             index < MAX_PLAYERS,

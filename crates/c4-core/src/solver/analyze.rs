@@ -21,7 +21,7 @@ impl Solver {
 
     /// [`analyze`](Self::analyze), unless `limits` stop the search first; the limits apply to
     /// the whole analysis. With more than one thread ([`set_threads`](Self::set_threads)) and no
-    /// node limit, once the analysis has taken [`PARALLEL_MIN_NODES`] nodes the columns left are
+    /// node limit, once the analysis has taken `PARALLEL_MIN_NODES` nodes the columns left are
     /// solved side by side, a column to a thread.
     ///
     /// # Errors
@@ -207,7 +207,7 @@ impl Solver {
     }
 
     /// The columns (0-based) that reach the best score, left to right; empty if the game is over.
-    pub fn best_columns<B: Bitboard>(&mut self, position: &Position<B>) -> Vec<u32> {
+    pub(crate) fn best_columns<B: Bitboard>(&mut self, position: &Position<B>) -> Vec<u32> {
         let scores = self.analyze(position);
         let best = scores.iter().flatten().max().copied();
         (0..position.width())

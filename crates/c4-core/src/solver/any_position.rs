@@ -22,8 +22,8 @@ pub enum AnyPosition {
 macro_rules! with_position {
     ($any:expr, |$position:ident| $body:expr) => {
         match $any {
-            $crate::solver::AnyPosition::Narrow($position) => $body,
-            $crate::solver::AnyPosition::Wide($position) => $body,
+            $crate::AnyPosition::Narrow($position) => $body,
+            $crate::AnyPosition::Wide($position) => $body,
         }
     };
 }
@@ -58,7 +58,7 @@ impl AnyPosition {
     ///
     /// # Errors
     /// As [`Position::from_stones`].
-    pub fn from_stones(
+    pub(crate) fn from_stones(
         width: u32,
         height: u32,
         current: u128,

@@ -11,7 +11,7 @@
 mod analyze;
 mod any_position;
 mod bitboard;
-pub mod book;
+pub(crate) mod book;
 mod error;
 #[cfg(test)]
 mod exhaustive;
@@ -35,10 +35,10 @@ pub use any_position::AnyPosition;
 pub use bitboard::Bitboard;
 pub use error::SolverError;
 pub use limits::Limits;
-pub use parallel::{MAX_THREADS, PARALLEL_MIN_NODES};
+pub(crate) use parallel::MAX_THREADS;
 pub use position::Position;
 pub use proven::ProbeProgress;
 pub use score::{Score, Verdict};
-pub use split::{Job, Split, SplitError, SplitProgress, SplitSettings, QUICK_NODES};
+pub use split::{Job, Split, SplitError, SplitSettings};
 pub use state::Solver;
 pub use table_size::TableSize;

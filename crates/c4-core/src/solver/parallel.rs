@@ -26,12 +26,12 @@ use super::table::Table;
 const BUSY_BITS: u32 = 12;
 
 /// The most threads one search uses.
-pub const MAX_THREADS: usize = 64;
+pub(crate) const MAX_THREADS: usize = 64;
 
 /// Nodes an exact search takes on its own before helper threads join it: waking them and
 /// stopping them again costs about as much as searching a few hundred nodes, so small searches
 /// stay on one thread.
-pub const PARALLEL_MIN_NODES: u64 = 20_000;
+pub(crate) const PARALLEL_MIN_NODES: u64 = 20_000;
 
 /// How many nodes pass between two looks at whether another thread has answered the probe: a
 /// thread that goes on searching an answered probe wastes its time.

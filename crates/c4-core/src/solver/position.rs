@@ -34,7 +34,7 @@ pub(crate) const MAX_SIDE: u32 = 16;
 ///
 /// `current` holds the stones of the side to move, `mask` every stone. The position is never
 /// finished: playing a winning move is the caller's business to detect first with
-/// [`is_winning_move`](Self::is_winning_move).
+/// `is_winning_move`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position<B = u64> {
     current: B,
@@ -246,7 +246,7 @@ impl<B: Bitboard> Position<B> {
     ///
     /// # Errors
     /// [`SolverError::BoardTooLarge`] or [`SolverError::InvalidStones`] saying which rule failed.
-    pub fn from_stones(
+    pub(crate) fn from_stones(
         width: u32,
         height: u32,
         current: B,
@@ -302,7 +302,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Whether the position is its own left-right mirror image.
-    pub fn is_symmetric(&self) -> bool {
+    pub(crate) fn is_symmetric(&self) -> bool {
         self.geometry.mirror_key(self.key()) == self.key()
     }
 
@@ -335,7 +335,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Whether every cell is filled.
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.moves == self.geometry.area()
     }
 
@@ -345,7 +345,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Whether playing `column` (0-based, playable) makes four in a row for the side to move.
-    pub fn is_winning_move(&self, column: u32) -> bool {
+    pub(crate) fn is_winning_move(&self, column: u32) -> bool {
         self.can_play(column)
             && self.winning_cells(self.current)
                 & self.possible()
@@ -382,7 +382,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Whether the side that just moved has four in a row.
-    pub fn is_won(&self) -> bool {
+    pub(crate) fn is_won(&self) -> bool {
         has_four(&self.geometry, self.current ^ self.mask)
     }
 
@@ -392,7 +392,7 @@ impl<B: Bitboard> Position<B> {
     /// of a column) and the game is not over. Nothing is checked: breaking the invariant leaves a
     /// position that means nothing.
     #[inline(always)]
-    pub fn play_unchecked(&mut self, cell: B) {
+    pub(crate) fn play_unchecked(&mut self, cell: B) {
         self.current = self.current ^ self.mask;
         self.mask = self.mask | cell;
         self.moves += 1;
@@ -406,7 +406,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The lowest empty cell of every column that is not full.
     #[inline(always)]
-    pub fn possible(&self) -> B {
+    pub(crate) fn possible(&self) -> B {
         (self.mask + self.geometry.bottom) & self.geometry.board
     }
 
@@ -561,7 +561,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The cell a move in `column` would fill, if the column has room.
     #[inline(always)]
-    pub fn cell_in(&self, column: u32) -> B {
+    pub(crate) fn cell_in(&self, column: u32) -> B {
         self.possible() & self.geometry.column_mask(column)
     }
 

@@ -80,7 +80,7 @@ impl Solver {
     ///
     /// # Errors
     /// [`SolverError::Interrupted`] with the bounds proven so far.
-    pub fn solve_above<B: Bitboard>(
+    pub(crate) fn solve_above<B: Bitboard>(
         &mut self,
         position: &Position<B>,
         floor: Score,
@@ -210,7 +210,8 @@ impl Solver {
     }
 
     /// Who wins `position` with perfect play; faster than [`solve`](Self::solve).
-    pub fn solve_weak<B: Bitboard>(&mut self, position: &Position<B>) -> Verdict {
+    #[cfg(test)]
+    pub(crate) fn solve_weak<B: Bitboard>(&mut self, position: &Position<B>) -> Verdict {
         self.solve_weak_within(position, &Limits::default())
             .expect("a search without limits always finishes")
     }

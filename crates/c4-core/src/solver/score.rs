@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-/// An exact score from the side to move (the convention is in the [`solver`](super) module's
-/// doc).
+/// An exact score from the side to move: a win on ply `p` (the stones on the board once the
+/// winning one is down) scores `(width * height + 2 - p) / 2`, rounded down (22 minus the
+/// winner's stones on 7x6), a loss the negative, a draw 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(i8);
 

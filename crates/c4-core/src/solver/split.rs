@@ -34,7 +34,7 @@ use super::SolverError;
 
 /// The nodes a search may take to settle a node of the tree before it is split (about a
 /// millisecond): the subtrees that small never become jobs.
-pub const QUICK_NODES: u64 = 1 << 14;
+pub(crate) const QUICK_NODES: u64 = 1 << 14;
 
 /// The quick searches' table: 2^18 entries, 2 MiB.
 const QUICK_TABLE_BITS: u32 = 18;
@@ -157,7 +157,7 @@ pub struct Job {
 impl Job {
     /// The line a run answering this job writes: `MOVES >=B` if the score is at least the
     /// bound, `MOVES <B` if not; the results a [`Split`] reads back.
-    pub fn result_line(&self, at_least: bool) -> String {
+    pub(crate) fn result_line(&self, at_least: bool) -> String {
         let relation = if at_least { ">=" } else { "<" };
         format!("{} {relation}{}", self.moves, self.bound)
     }
@@ -310,7 +310,7 @@ impl Split {
     /// Whether the jobs should fold mirror images in their searches' tables (`c4 solve
     /// --fold-mirrors`): below a symmetric root, where the mirror images of positions meet
     /// across jobs.
-    pub fn folds_mirrors(&self) -> bool {
+    pub(crate) fn folds_mirrors(&self) -> bool {
         self.symmetric
     }
 

@@ -158,7 +158,7 @@ impl Solver {
     }
 
     /// The score of `position` in the book this solver consults, when the book holds it.
-    pub fn known_score<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
+    pub(crate) fn known_score<B: Bitboard>(&self, position: &Position<B>) -> Option<Score> {
         self.book_score(position)
     }
 
@@ -197,11 +197,11 @@ impl Solver {
     }
 
     /// Searches exact scores ([`solve`](Self::solve), [`analyze`](Self::analyze) and the like)
-    /// with `threads` threads sharing the table (1, the default, to [`MAX_THREADS`]). Helpers
-    /// join a search only once it has taken [`PARALLEL_MIN_NODES`](super::PARALLEL_MIN_NODES)
+    /// with `threads` threads sharing the table (1, the default, to `MAX_THREADS`). Helpers
+    /// join a search only once it has taken `PARALLEL_MIN_NODES`
     /// nodes, so small searches stay on one thread; they are started then and kept, asleep, for
     /// the next searches. [`analyze`](Self::analyze) instead solves its columns side by side
-    /// once it has taken as many nodes ([`solve_side_by_side`](Self::solve_side_by_side)).
+    /// once it has taken as many nodes (`solve_side_by_side`).
     pub fn set_threads(&mut self, threads: usize) {
         let threads = threads.clamp(1, MAX_THREADS);
         if threads != self.threads {
@@ -231,7 +231,7 @@ impl Solver {
     /// 1 ms `movetime` that met such pages answered up to 150 ms late. The thread stops early
     /// once the solver has let go of the tables (a new `hash`). `None` when no thread could
     /// be started: the pages are then taken as searches first write them, as without this.
-    pub fn warm_tables(&self) -> Option<std::thread::JoinHandle<()>> {
+    pub(crate) fn warm_tables(&self) -> Option<std::thread::JoinHandle<()>> {
         let tables = [Arc::clone(&self.table), Arc::clone(&self.near_leaf)];
         std::thread::Builder::new()
             .name("c4-table-warmer".into())

@@ -2,7 +2,7 @@
 //! protocol's `hash`, UGI's `hash` option, `--hash` on the command line) and the entry bits the
 //! table is made with; and the two defaults, the batch modes' and the interpreter's.
 
-/// A transposition table's size: a power of two of MiB, from [`TableSize::MIN_MIB`] to
+/// A transposition table's size: a power of two of MiB, from `TableSize::MIN_MIB` to
 /// [`TableSize::MAX_MIB`]. The table holds `2^bits` entries of 8 bytes (2^17 are 1 MiB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TableSize {
@@ -11,7 +11,7 @@ pub struct TableSize {
 
 impl TableSize {
     /// The smallest table a user may ask for.
-    pub const MIN_MIB: u32 = 2;
+    pub(crate) const MIN_MIB: u32 = 2;
 
     /// The largest table a user may ask for: 512 GiB.
     pub const MAX_MIB: u32 = 524_288;
@@ -68,7 +68,7 @@ impl TableSize {
     /// the table's buckets are indexed by the key's low bits, and within
     /// [`MIN_MIB`](Self::MIN_MIB)..=[`MAX_MIB`](Self::MAX_MIB) (the parsers of the sizes users
     /// give refuse the others before this).
-    pub fn from_mib(mib: u32) -> TableSize {
+    pub(crate) fn from_mib(mib: u32) -> TableSize {
         TableSize {
             mib: 1 << mib.clamp(Self::MIN_MIB, Self::MAX_MIB).ilog2(),
         }

@@ -53,7 +53,7 @@ impl Solver {
     /// on 20 begin-hard positions without the book, 76 / 95 ms against 76 / 74 ms side by side,
     /// two runs each.) A panic in a search is a bug: it reaches the caller once the other threads
     /// have finished theirs.
-    pub fn solve_side_by_side<B: Bitboard>(
+    pub(crate) fn solve_side_by_side<B: Bitboard>(
         &mut self,
         searches: &[(Position<B>, Score, Score)],
         limits: &(dyn Fn() -> Limits + Sync),

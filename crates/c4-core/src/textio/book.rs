@@ -21,7 +21,7 @@ static BUILT_IN_BYTES: &[u8] = include_bytes!("../../../../book/c4.book");
 /// The largest book file read: a 7x6 book to depth 13 is about 15 MB, a format-1 one to depth 12
 /// 56 MB. A wrong path (a huge file of something else) then costs a message, not the machine's
 /// memory.
-pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// How much of a book file is read.
 const BOOK_FILE: SizeLimit = SizeLimit {
@@ -42,7 +42,7 @@ pub struct BookFileError {
 /// Why a book file could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BookFileProblem {
-    /// The system refused, or the file is no regular file or has more than [`MAX_BOOK_BYTES`],
+    /// The system refused, or the file is no regular file or has more than `MAX_BOOK_BYTES`,
     /// in words ([`describe`]).
     #[error("{0}")]
     Io(String),
@@ -67,7 +67,7 @@ pub fn built_in_book() -> Option<Arc<Book>> {
 
 /// A version 3 book file compiled into a binary (`include_bytes!`), read where it lies at first
 /// use: the core's built-in book, and the Python package's. Its contents are not checked at run
-/// time ([`Book::from_static_unchecked`]): they are compiled in, and checked in full where they
+/// time (`Book::from_static_unchecked`): they are compiled in, and checked in full where they
 /// are made, so the first search does not pay for it.
 #[derive(Debug)]
 pub struct BookInBinary {

@@ -29,7 +29,7 @@ use thiserror::Error;
 /// A file named to be read is not a regular file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 #[error("it is not a regular file (a pipe, a device or a socket)")]
-pub struct NotRegularFile;
+pub(crate) struct NotRegularFile;
 
 /// The most a reader takes of a file, and what such a file is, for the error that refuses a
 /// larger one.
@@ -44,7 +44,7 @@ pub struct SizeLimit {
 /// A file named to be read is larger than its reader takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 #[error("the file has more than {} bytes, too many for {}", .0.bytes, .0.holds)]
-pub struct TooLarge(pub SizeLimit);
+pub(crate) struct TooLarge(pub SizeLimit);
 
 /// Opens the file at `path` to read at most `limit` of it, if it is a regular file (through
 /// symbolic links) of at most that size, and gives its size as the system gave it. The reader
@@ -54,8 +54,8 @@ pub struct TooLarge(pub SizeLimit);
 ///
 /// # Errors
 /// The system's, [`io::ErrorKind::IsADirectory`] for a folder, for anything else that is not a
-/// regular file an [`io::ErrorKind::InvalidInput`] error holding [`NotRegularFile`], and for a
-/// larger file an [`io::ErrorKind::FileTooLarge`] error holding [`TooLarge`]; either way nothing
+/// regular file an [`io::ErrorKind::InvalidInput`] error holding `NotRegularFile`, and for a
+/// larger file an [`io::ErrorKind::FileTooLarge`] error holding `TooLarge`; either way nothing
 /// was read.
 pub fn open_at_most(path: &Path, limit: SizeLimit) -> io::Result<(io::Take<File>, u64)> {
     // A look before opening: opening a device can act on it (a tape rewinds when closed).

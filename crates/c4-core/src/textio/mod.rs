@@ -4,11 +4,11 @@
 //! words. Below it, the rules, notation, solver
 //! and engine do no I/O at all.
 
-pub mod book;
-pub mod files;
+pub(crate) mod book;
+pub(crate) mod files;
 mod lines;
-pub mod savefile;
+pub(crate) mod savefile;
 mod words;
 
-pub use lines::{read_bounded_line, BoundedLine};
+pub use lines::read_bounded_line;
 pub use words::describe;

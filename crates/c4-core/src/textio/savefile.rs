@@ -27,7 +27,7 @@ use crate::rules::{check_name, unfit_in_a_line, Game, NameError, Variant};
 const RULES_WORD: &str = "#c4";
 
 /// The largest file `load` reads: a 16x16 FEN and eight 64-character names fit many times over.
-pub const MAX_SAVE_BYTES: u64 = 16 * 1024;
+pub(crate) const MAX_SAVE_BYTES: u64 = 16 * 1024;
 
 /// How much of a saved game's file is read.
 const SAVE_FILE: SizeLimit = SizeLimit {
@@ -175,7 +175,7 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl Fn(io::Error) -> S
 
 /// The text of a saved game: a line per name, the FEN, and the rules line if the rules are not
 /// the grid program's.
-pub fn format(names: &[String], game: &Game) -> String {
+pub(crate) fn format(names: &[String], game: &Game) -> String {
     let mut text = String::new();
     for name in names {
         text.push_str(name);
@@ -759,7 +759,7 @@ mod tests {
 
     #[test]
     fn loaded_names_follow_the_rules_for_names() {
-        let long = "a".repeat(crate::rules::MAX_NAME_CHARS + 1);
+        let long = "a".repeat(crate::rules::name::MAX_NAME_CHARS + 1);
         let text = format!("Ann\n{long}\n7/7/7/7/7/7 x\n");
         let error = parse(&text).err().unwrap().at("game.txt");
         assert_eq!(

@@ -9,19 +9,19 @@ use crate::solver::TableSize;
 
 /// The deepest look-ahead `go` accepts, and its deepest `depth`: the engine's
 /// [`MAX_LOOKAHEAD`](crate::engine::MAX_LOOKAHEAD), since deeper ones take hours on wide boards.
-pub const MAX_GO_DEPTH: u32 = crate::engine::MAX_LOOKAHEAD;
+pub(crate) const MAX_GO_DEPTH: u32 = crate::engine::MAX_LOOKAHEAD;
 
 /// The longest `movetime` accepted: one day, in milliseconds.
-pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+pub(crate) const MAX_MOVETIME_MS: u64 = 86_400_000;
 
 /// The most positions `nodes` accepts.
-pub const MAX_NODES: u64 = u32::MAX as u64;
+pub(crate) const MAX_NODES: u64 = u32::MAX as u64;
 
 /// The deepest `perft` accepted: deeper counts take hours on the standard board.
-pub const MAX_PERFT_DEPTH: u32 = 12;
+pub(crate) const MAX_PERFT_DEPTH: u32 = 12;
 
 /// The most moves `undo` can take back at once (a 16x16 board holds 256 stones).
-pub const MAX_UNDO: u32 = 256;
+pub(crate) const MAX_UNDO: u32 = 256;
 
 /// Bounds on a `go`: `depth` and `nodes` bound perfect play only, `movetime` every level; those
 /// left `None` do not bound it.
@@ -111,7 +111,7 @@ impl GoRequest {
 }
 
 /// The time between two `info` lines of `analyze stream` when `interval` does not say, in ms.
-pub const DEFAULT_INTERVAL_MS: u64 = 1000;
+pub(crate) const DEFAULT_INTERVAL_MS: u64 = 1000;
 
 /// What `analyze stream` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -24,16 +24,18 @@ mod line;
 #[cfg(test)]
 mod test_lines;
 mod verbs;
-pub use args::Problem;
+pub(crate) use args::Problem;
 pub(super) use args::{arg, keyword, no_such_option, number, position_spec, resource, Args};
 pub(super) use display::write_position;
 pub(super) use go::level_failure;
+pub use line::parse_request;
 pub(super) use line::whole_arguments;
-pub use line::{parse_request, CommandError, Request};
-pub use verbs::{is_known, verbs, Verb};
+pub(crate) use line::{CommandError, Request};
+pub(crate) use verbs::{is_known, verbs};
 
 mod commands;
-pub use commands::{
-    BookRequest, Bounds, Command, GoRequest, Start, StreamRequest, DEFAULT_INTERVAL_MS,
-    MAX_GO_DEPTH, MAX_MOVETIME_MS, MAX_NODES, MAX_PERFT_DEPTH, MAX_UNDO,
+pub use commands::Command;
+pub(crate) use commands::{
+    BookRequest, Bounds, GoRequest, Start, StreamRequest, DEFAULT_INTERVAL_MS, MAX_GO_DEPTH,
+    MAX_MOVETIME_MS, MAX_NODES, MAX_PERFT_DEPTH, MAX_UNDO,
 };

@@ -18,7 +18,7 @@ use crate::resources::ThreadCount;
 use crate::solver::TableSize;
 
 /// One verb of the protocol: how `help` shows it and how its arguments are read.
-pub struct Verb {
+pub(crate) struct Verb {
     /// The command word.
     pub name: &'static str,
     /// Its arguments, as `help` and usage errors show them; empty for none.
@@ -31,7 +31,7 @@ pub struct Verb {
 
 impl Verb {
     /// `name args`, or the name alone.
-    pub fn usage(&self) -> String {
+    pub(crate) fn usage(&self) -> String {
         if self.args.is_empty() {
             self.name.to_string()
         } else {
@@ -41,12 +41,12 @@ impl Verb {
 }
 
 /// Every verb, in the order `help` and `list_commands` give them.
-pub fn verbs() -> &'static [Verb] {
+pub(crate) fn verbs() -> &'static [Verb] {
     &VERBS
 }
 
 /// Whether `name` is a command of the protocol.
-pub fn is_known(name: &str) -> bool {
+pub(crate) fn is_known(name: &str) -> bool {
     verbs().iter().any(|verb| verb.name == name)
 }
 

@@ -7,16 +7,16 @@ use super::command::GoLimits;
 use crate::rules::Game;
 
 /// The most a clock's reserve (the time never planned for) holds, in milliseconds.
-pub const MAX_RESERVE_MS: u64 = 250;
+pub(crate) const MAX_RESERVE_MS: u64 = 250;
 
 /// The most moves a clock's time is shared between: the first moves get more, since the
 /// exact search finishes the later ones quickly.
-pub const MAX_MOVES_PLANNED: u64 = 12;
+pub(crate) const MAX_MOVES_PLANNED: u64 = 12;
 
 /// The budget of a `go` in `game`, in milliseconds: from `movetime` (four fifths of it) and the
 /// side to move's clock (see [`clock_share`]), the smaller when both are given; `None` when
 /// neither is.
-pub fn budget(limits: &GoLimits, game: &Game) -> Option<u64> {
+pub(crate) fn budget(limits: &GoLimits, game: &Game) -> Option<u64> {
     let side = usize::from(game.to_move().index() != 0);
     let moves_left = (game.board().empty_cells() as u64).div_ceil(2);
     let from_clock = limits.clock.time[side]
@@ -34,7 +34,7 @@ pub fn budget(limits: &GoLimits, game: &Game) -> Option<u64> {
 /// most [`MAX_MOVES_PLANNED`]), three quarters of the increment are added, and no move takes
 /// more than half of what is left after the reserve. The sum of all moves' shares therefore
 /// never reaches the clock.
-pub fn clock_share(left: u64, inc: u64, moves_left: u64) -> u64 {
+pub(crate) fn clock_share(left: u64, inc: u64, moves_left: u64) -> u64 {
     let usable = left - (left / 4).min(MAX_RESERVE_MS);
     let share = usable / moves_left.clamp(2, MAX_MOVES_PLANNED) + inc.saturating_mul(3) / 4;
     share.min(usable / 2)

@@ -24,7 +24,7 @@ use crate::resources::ThreadCount;
 use crate::solver::TableSize;
 
 /// The largest clock time or increment `go` accepts, in milliseconds (about 49 days).
-pub const MAX_CLOCK_MS: u64 = u32::MAX as u64;
+pub(crate) const MAX_CLOCK_MS: u64 = u32::MAX as u64;
 
 /// A line of the UGI dialect, well formed but not yet checked against the game.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,13 +11,12 @@
 //!
 //! [`Search`]: crate::protocol::Search
 
-pub mod budget;
-pub mod command;
-pub mod reply;
-pub mod session;
-pub use command::{parse_ugi, UgiCommand, UgiError};
-pub use reply::UgiReply;
-pub use session::{UgiSession, UgiStep};
+pub(crate) mod budget;
+pub(crate) mod command;
+pub(crate) mod reply;
+pub(crate) mod session;
+pub use command::{parse_ugi, UgiCommand};
 
 mod ugi_loop;
-pub use ugi_loop::{command_of, is_greeting, run, End, Opening};
+pub use ugi_loop::{command_of, run, Opening};
+pub(crate) use ugi_loop::{is_greeting, End};

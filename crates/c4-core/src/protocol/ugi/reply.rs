@@ -10,11 +10,11 @@ use crate::rules::Column;
 use crate::solver::TableSize;
 
 /// Who `id author` names.
-pub const ENGINE_AUTHOR: &str = "the c4 authors";
+pub(crate) const ENGINE_AUTHOR: &str = "the c4 authors";
 
 /// A reply of the UGI dialect.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UgiReply {
+pub(crate) enum UgiReply {
     /// `ugi`: `id name`, `id author`, an `option` line per option (with the ranges the client is
     /// trusted with), then `ugiok`.
     Hello(Trust),
@@ -32,7 +32,7 @@ pub enum UgiReply {
 
 /// The answer to a `query`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// `true` or `false` (`p1turn`, `gameover`).
     Yes(bool),
     /// `result`.
@@ -41,7 +41,7 @@ pub enum Answer {
 
 /// The result of a game, as `query result` gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameResult {
+pub(crate) enum GameResult {
     /// The first player won.
     P1Win,
     /// The second player won.
@@ -55,7 +55,7 @@ pub enum GameResult {
 /// A search's `info` line: the heuristic search's depth, the positions the exact search
 /// visited, the score when it is proven, and the best line, starting with the move chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchInfo {
+pub(crate) struct SearchInfo {
     /// How many moves deep the heuristic search looked, when it chose.
     pub depth: Option<u32>,
     /// Positions the exact search visited for this `go`.
@@ -68,7 +68,7 @@ pub struct SearchInfo {
 
 /// A proven score in UCI's words, from the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UgiScore {
+pub(crate) enum UgiScore {
     /// Neither side can force a win: `cp 0`.
     Draw,
     /// A forced win in this many of the side to move's moves (`mate 3`), or a forced loss when
@@ -98,7 +98,7 @@ impl fmt::Display for GameResult {
 
 impl UgiReply {
     /// The reply's lines, without line endings.
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         match self {
             UgiReply::Hello(trust) => {
                 let mut lines = vec![
@@ -138,7 +138,7 @@ impl UgiReply {
     }
 
     /// The reply as text, each line ending in `\n`.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut text = String::new();
         for line in self.lines() {
             text.push_str(&line);

@@ -4,8 +4,6 @@
 //! change the game by one set of rules; this module only translates, answers `query`, and
 //! turns a finished search into `info` and `bestmove`.
 
-use std::time::Duration;
-
 use super::budget::budget;
 use super::command::{EngineOption, GoLimits, Query, UgiCommand};
 use super::reply::{Answer, GameResult, SearchInfo, UgiReply, UgiScore};
@@ -22,10 +20,10 @@ use crate::solver::Score;
 
 /// The time between two `info` lines of a `go infinite` analysis, in milliseconds (besides the
 /// lines written when a column's score is proven).
-pub const INFINITE_INTERVAL_MS: u64 = 1000;
+pub(crate) const INFINITE_INTERVAL_MS: u64 = 1000;
 
 /// The state behind one UGI stream.
-pub struct UgiSession {
+pub(crate) struct UgiSession {
     session: Session,
     /// How `go` chooses (`setoption name level`).
     level: Level,
@@ -39,7 +37,7 @@ impl Default for UgiSession {
 
 impl UgiSession {
     /// A session on the standard board for a client trusted as far as `trust` says.
-    pub fn with_trust(trust: Trust) -> UgiSession {
+    pub(crate) fn with_trust(trust: Trust) -> UgiSession {
         UgiSession {
             session: Session::with_trust(Variant::default(), trust),
             level: Level::Perfect,
@@ -48,7 +46,7 @@ impl UgiSession {
 }
 
 /// What a command turned into.
-pub enum UgiStep {
+pub(crate) enum UgiStep {
     /// Lines to write now (none for most commands).
     Reply(Vec<UgiReply>),
     /// A search to run beside the reading of input, and how to run it.
@@ -59,7 +57,7 @@ pub enum UgiStep {
 
 /// How a `go`'s search runs and how its answer is written.
 #[derive(Debug, Clone)]
-pub struct GoPlan {
+pub(crate) struct GoPlan {
     /// The position searched, to put the score in UGI's words.
     game: Game,
     /// Whether `bestmove` waits for `stop` (`go infinite`).
@@ -70,24 +68,25 @@ pub struct GoPlan {
 
 impl UgiSession {
     /// The game being played.
-    pub fn game(&self) -> &Game {
+    pub(crate) fn game(&self) -> &Game {
         self.session.game()
     }
 
     /// Bounds the time of every `go` from now on, whatever its clocks say: at the limit the
     /// search ends as at a `stop` (see [`Session::set_search_time_limit`]). `None` lifts it.
-    pub fn set_search_time_limit(&mut self, limit: Option<Duration>) {
+    #[cfg(test)]
+    pub(crate) fn set_search_time_limit(&mut self, limit: Option<std::time::Duration>) {
         self.session.set_search_time_limit(limit);
     }
 
     /// [`Session::keep_tables_warm`].
-    pub fn keep_tables_warm(&mut self) {
+    pub(crate) fn keep_tables_warm(&mut self) {
         self.session.keep_tables_warm();
     }
 
     /// Carries out `command`, or prepares its search. A command that fails changes nothing
     /// and is answered by an `info string` only.
-    pub fn execute(&mut self, command: UgiCommand) -> UgiStep {
+    pub(crate) fn execute(&mut self, command: UgiCommand) -> UgiStep {
         match command {
             UgiCommand::Ugi => UgiStep::Reply(vec![UgiReply::Hello(self.session.trust())]),
             UgiCommand::IsReady => {
@@ -193,7 +192,7 @@ impl UgiSession {
 
     /// Takes back what a search borrowed (its solver and random generator); its lines were
     /// written by [`GoPlan::replies`].
-    pub fn finish(&mut self, finished: Finished) {
+    pub(crate) fn finish(&mut self, finished: Finished) {
         // `go` plays nothing, and its answer is already written.
         let _ = self.session.finish(finished);
     }
@@ -202,7 +201,7 @@ impl UgiSession {
 impl GoPlan {
     /// A streaming analysis's `info` line in UGI's words: its depth (for the heuristic search),
     /// nodes, the score of its best column when that is proven, and its best line.
-    pub fn info(&self, info: &Info) -> UgiReply {
+    pub(crate) fn info(&self, info: &Info) -> UgiReply {
         let score = info
             .pv
             .first()
@@ -222,7 +221,7 @@ impl GoPlan {
     /// (the game is over), an `info string` saying why and `bestmove none`. After a streaming
     /// analysis, whose `info` lines are written as they come, `bestmove` alone: the first move
     /// of the `last` line's best line.
-    pub fn replies(&self, finished: &Finished, last: Option<&Info>) -> Vec<UgiReply> {
+    pub(crate) fn replies(&self, finished: &Finished, last: Option<&Info>) -> Vec<UgiReply> {
         if let Some(last) = last {
             return vec![UgiReply::BestMove(last.pv.first().copied())];
         }

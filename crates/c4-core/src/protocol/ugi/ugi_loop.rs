@@ -33,7 +33,7 @@ pub enum End {
 }
 
 /// Whether a protocol line is UGI's greeting, which switches the protocol to this dialect.
-pub fn is_greeting(text: &str) -> bool {
+pub(crate) fn is_greeting(text: &str) -> bool {
     parse_ugi(text) == Ok(UgiCommand::Ugi)
 }
 

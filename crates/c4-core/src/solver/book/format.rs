@@ -2,17 +2,17 @@
 //! the part of the layout that the rest of the book module builds on.
 
 /// The first eight bytes of a book file.
-pub const MAGIC: &[u8; 8] = b"c4-book\n";
+pub(crate) const MAGIC: &[u8; 8] = b"c4-book\n";
 /// The format version this code writes (it also reads versions 1 and 2).
 pub const FORMAT_VERSION: u32 = 3;
 
 /// The most plies left out one after another: a lookup there costs up to 7^n lookups of the
 /// next stored ply (49 for two).
-pub const MAX_LEFT_OUT_IN_A_ROW: u32 = 2;
+pub(crate) const MAX_LEFT_OUT_IN_A_ROW: u32 = 2;
 
 /// The format version a book file says it is in, from its first 12 bytes (or more); `None`
 /// when they are not a book file's start.
-pub fn format_version(start: &[u8]) -> Option<u32> {
+pub(crate) fn format_version(start: &[u8]) -> Option<u32> {
     (start.len() >= 12 && &start[..8] == MAGIC).then(|| read_u32(start, 8))
 }
 

@@ -151,7 +151,7 @@ impl Book {
     /// (canonical key, score) pairs in any order.
     ///
     /// # Errors
-    /// As [`Book::from_scores_leaving_out`].
+    /// As `Book::from_scores_leaving_out`.
     pub fn from_scores(
         width: u32,
         height: u32,
@@ -170,7 +170,7 @@ impl Book {
     /// hold, [`BookError::Derived`] for a ply left out that is not below the deepest,
     /// [`BookError::BadKey`] for a key of no position up to the depth, [`BookError::Unsorted`]
     /// when a key repeats, [`BookError::BadScore`] for a score out of range.
-    pub fn from_scores_leaving_out(
+    pub(crate) fn from_scores_leaving_out(
         width: u32,
         height: u32,
         depth: u32,
@@ -216,7 +216,7 @@ impl Book {
     }
 
     /// The same book with every ply stored: each ply left out gets the entries its lookups
-    /// compute from the next ply's ([`score_from_children`]), so that a lookup there reads one
+    /// compute from the next ply's (`score_from_children`), so that a lookup there reads one
     /// entry instead of each child's. The scores are the same; the file is larger by the plies'
     /// bitmaps and scores. A book that stores every ply comes back unchanged.
     ///
@@ -280,7 +280,7 @@ impl Book {
     ///
     /// # Errors
     /// A header that is not a version 3 book's, or does not match the file's length.
-    pub fn from_static_unchecked(bytes: &'static [u8]) -> Result<Book, BookError> {
+    pub(crate) fn from_static_unchecked(bytes: &'static [u8]) -> Result<Book, BookError> {
         Book::parse(Cow::Borrowed(bytes))
     }
 
@@ -289,7 +289,7 @@ impl Book {
     /// header and the checksum of the whole file are checked, so that a file cut short or
     /// damaged on its way is refused, but not the rest of [`Book::from_bytes`]'s checks, which
     /// take seconds in a browser (6 s under Node, against milliseconds for the checksum). As for
-    /// [`Book::from_static_unchecked`], a test checks the shipped file in full; a file made to
+    /// `Book::from_static_unchecked`, a test checks the shipped file in full; a file made to
     /// match its checksum while contradicting its header gives wrong scores, or a panic.
     ///
     /// # Errors
@@ -613,7 +613,7 @@ impl Book {
     /// any rank is counted, so that the cache misses of positions far apart in the book (an
     /// analysis's children) overlap rather than follow one another.
     #[inline]
-    pub fn score_each<T: Copy>(
+    pub(crate) fn score_each<T: Copy>(
         &self,
         positions: impl IntoIterator<Item = (T, Position)>,
         mut found: impl FnMut(T, Option<Score>),
@@ -729,7 +729,7 @@ impl Book {
 }
 
 /// The first ply of `left_out` that a book of depth `depth` cannot leave out: the deepest or
-/// below, or the third of three in a row (see [`MAX_LEFT_OUT_IN_A_ROW`]).
+/// below, or the third of three in a row (see `MAX_LEFT_OUT_IN_A_ROW`).
 pub fn misplaced_left_out(depth: u32, left_out: &[u32]) -> Option<u32> {
     let mut sorted = left_out.to_vec();
     sorted.sort_unstable();
@@ -751,7 +751,7 @@ pub fn misplaced_left_out(depth: u32, left_out: &[u32]) -> Option<u32> {
 /// The score of a position that is not over and where the side to move cannot win at once, by
 /// negamax over its children: a child that fills the board is a draw, one where the opponent
 /// wins at once scores directly, any other `child_score`, and `None` if that has none.
-pub fn score_from_children(
+pub(crate) fn score_from_children(
     position: &Position,
     mut child_score: impl FnMut(&Position) -> Option<Score>,
 ) -> Option<Score> {
@@ -890,7 +890,7 @@ fn file_bytes(
 }
 
 /// The largest score on a board: a win with the first stone possible.
-pub fn score_limit(width: u32, height: u32) -> i32 {
+pub(crate) fn score_limit(width: u32, height: u32) -> i32 {
     (width * height / 2 + 1) as i32
 }
 

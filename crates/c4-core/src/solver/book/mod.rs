@@ -61,10 +61,12 @@
 mod error;
 mod format;
 mod keys;
-pub mod numbering;
+pub(crate) mod numbering;
 pub use error::BookError;
-pub use format::{format_version, FORMAT_VERSION, MAGIC, MAX_LEFT_OUT_IN_A_ROW};
+pub(crate) use format::format_version;
+pub use format::FORMAT_VERSION;
 pub use keys::{canonical_key, position_of_key};
 
 mod layout;
-pub use layout::{checksum, misplaced_left_out, score_from_children, score_limit, Book, Checksum};
+pub use layout::{checksum, misplaced_left_out, Book, Checksum};
+pub(crate) use layout::{score_from_children, score_limit};

@@ -14,11 +14,11 @@ use super::keys::canonical_key;
 use crate::solver::position::Position;
 
 /// The largest numbering made: a bitmap of `2^33` bits is 1 GiB.
-pub const MAX_NUMBERS: u64 = 1 << 33;
+pub(crate) const MAX_NUMBERS: u64 = 1 << 33;
 
 /// The numbering of the positions with at most `depth` stones on one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Numbering {
+pub(crate) struct Numbering {
     width: u32,
     height: u32,
     depth: u32,
@@ -42,7 +42,7 @@ impl Numbering {
     /// # Errors
     /// [`BookError::TooLarge`] when it has more than [`MAX_NUMBERS`] numbers, or the depth is more
     /// than the board's cells.
-    pub fn new(width: u32, height: u32, depth: u32) -> Result<Numbering, BookError> {
+    pub(crate) fn new(width: u32, height: u32, depth: u32) -> Result<Numbering, BookError> {
         let too_large = BookError::TooLarge {
             width,
             height,
@@ -111,33 +111,28 @@ impl Numbering {
     }
 
     /// How many numbers there are: every position's number is below this.
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         self.first[self.depth as usize + 1]
     }
 
     /// The number of the first position with `stones` stones (at most `depth`).
-    pub fn first(&self, stones: u32) -> u64 {
+    pub(crate) fn first(&self, stones: u32) -> u64 {
         self.first[stones as usize]
     }
 
     /// How many numbers the positions with `stones` stones (at most `depth`) have.
-    pub fn ply_len(&self, stones: u32) -> u64 {
+    pub(crate) fn ply_len(&self, stones: u32) -> u64 {
         self.first[stones as usize + 1] - self.first[stones as usize]
-    }
-
-    /// Whether there are none (never: the empty board has a number).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// The number of `position` and its mirror image, which must have at most `depth` stones.
     #[inline]
-    pub fn number(&self, position: &Position) -> u64 {
+    pub(crate) fn number(&self, position: &Position) -> u64 {
         self.number_of_key(canonical_key(position))
     }
 
     /// The number of the position whose key is `key` (with at most `depth` stones).
-    pub fn number_of_key(&self, key: u64) -> u64 {
+    pub(crate) fn number_of_key(&self, key: u64) -> u64 {
         let stride = self.height + 1;
         let column_bits = (1u64 << stride) - 1;
         let mut stones = 0usize;
@@ -181,7 +176,7 @@ impl Numbering {
 
     /// The key of the position numbered `number`, or `None` when the number is of no position
     /// a book lists: one already won, or the mirror image of one with a smaller key.
-    pub fn key_of_number(&self, number: u64) -> Option<u64> {
+    pub(crate) fn key_of_number(&self, number: u64) -> Option<u64> {
         if number >= self.len() {
             return None;
         }

@@ -11,21 +11,31 @@ use super::error::{io_error, BuildError};
 use super::format::{ShardHeader, ShardProblem};
 use super::progress::{not_a_position, open_progress, read_progress, ProgressFile};
 use super::shard::{mix, Shard};
-use crate::solver::book::{
-    canonical_key, misplaced_left_out, position_of_key, score_from_children, Book, BookError,
-};
-use crate::solver::{Limits, Position, Score, Solver};
+use crate::solver::book::canonical_key;
+use crate::solver::book::misplaced_left_out;
+use crate::solver::book::position_of_key;
+use crate::solver::book::score_from_children;
+use crate::solver::book::Book;
+use crate::solver::book::BookError;
+use crate::solver::Limits;
+use crate::solver::Position;
+use crate::solver::Score;
+use crate::solver::Solver;
 use crate::textio::files::NewFile;
 
 /// The deepest book this code builds: keys and counts of deeper ones would not fit in memory.
-pub const MAX_DEPTH: u32 = 16;
+pub(crate) const MAX_DEPTH: u32 = 16;
 /// Consecutive positions a worker takes at once: neighbours in enumeration order share much of
 /// their tree, so one worker's table serves them all.
 const CHUNK: usize = 8;
 
 /// The distinct positions (one of each mirror pair) with `0..=depth` stones and no four in a
 /// row, level by level, in a deterministic order where siblings are neighbours.
-pub fn enumerate(width: u32, height: u32, depth: u32) -> Result<Vec<Vec<Position>>, BuildError> {
+pub(crate) fn enumerate(
+    width: u32,
+    height: u32,
+    depth: u32,
+) -> Result<Vec<Vec<Position>>, BuildError> {
     let root = Position::new(width, height).map_err(BuildError::Board)?;
     if depth > MAX_DEPTH || depth > width * height {
         return Err(BuildError::Depth {
@@ -327,7 +337,7 @@ pub fn merge(paths: &[PathBuf], left_out: &[u32]) -> Result<MergeReport, BuildEr
 /// # Errors
 /// [`BuildError::Incomplete`] when a deepest position has no score, [`BuildError::Stray`] when
 /// a score is not of a deepest position.
-pub fn book_from_leaves(
+pub(crate) fn book_from_leaves(
     width: u32,
     height: u32,
     depth: u32,
