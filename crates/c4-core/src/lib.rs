@@ -41,4 +41,4 @@ pub mod textio;
 pub use protocol::{Session, VERSION};
 pub use resources::{ResourceError, ThreadCount};
 pub use rules::{Column, Game, Variant};
-pub use solver::{Score, Solver};
+pub use solver::{analyze_many, Pool, Score, Solver};

@@ -1,12 +1,12 @@
 //! `c4.Solver`: the exact solver with its table, threads and opening book; perfect and
-//! level-limited play; and `analyze_many`, which labels many positions on threads of its own.
-//! Every search runs with the GIL released, so that other Python threads go on meanwhile, and
-//! stops at Ctrl-C.
+//! level-limited play; and `analyze_many`, which labels many positions on the core's threads
+//! (`c4_core::analyze_many`). Every search runs with the GIL released, so that other Python
+//! threads go on meanwhile, and stops at Ctrl-C.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -17,7 +17,7 @@ use c4_core::notation::SettingError;
 use c4_core::solver::book::Book;
 use c4_core::solver::{AnyPosition, Limits, Score, TableSize};
 use c4_core::textio::book::read_book;
-use c4_core::{with_position, ThreadCount};
+use c4_core::{analyze_many, with_position, ThreadCount};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
@@ -197,70 +197,6 @@ fn analyze_interruptible(
 ) -> PyResult<Vec<Option<Score>>> {
     interruptible(py, solver, |solver, limits| {
         Ok(with_position!(position, |p| solver.analyze_within(&p, limits))?)
-    })
-}
-
-/// Every position's column scores, on `threads` threads that take positions in turn, each
-/// with a solver of its own (a table of `table_bits`, and `book`), while this thread handles
-/// Python's signals: Ctrl-C stops every search and raises KeyboardInterrupt.
-fn analyze_on_threads(
-    positions: &[AnyPosition],
-    threads: usize,
-    table_bits: u32,
-    book: Option<&Arc<Book>>,
-) -> PyResult<Vec<Vec<Option<Score>>>> {
-    let workers = threads.min(positions.len()).max(1);
-    let mut solvers = Vec::with_capacity(workers);
-    for _ in 0..workers {
-        let mut solver = c4_core::Solver::try_with_table_bits(table_bits).map_err(value_error)?;
-        solver.set_book(book.cloned());
-        solvers.push(solver);
-    }
-    let stop = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
-        stop: Some(Arc::clone(&stop)),
-        ..Limits::default()
-    };
-    let next = AtomicUsize::new(0);
-    let mut scores = vec![Vec::new(); positions.len()];
-    thread::scope(|scope| {
-        let waiting = thread::current();
-        let running: Vec<_> = solvers
-            .iter_mut()
-            .map(|solver| {
-                let (next, limits, waiting) = (&next, &limits, waiting.clone());
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(position) = positions.get(index) else {
-                            break;
-                        };
-                        let analysed =
-                            with_position!(position, |p| solver.analyze_within(p, limits));
-                        // Only the stop interrupts a search without other limits.
-                        let Ok(columns) = analysed else { break };
-                        done.push((index, columns));
-                    }
-                    waiting.unpark();
-                    done
-                })
-            })
-            .collect();
-        if let Some(signalled) =
-            wait_handling_signals(&stop, || running.iter().all(|w| w.is_finished()))
-        {
-            return Err(signalled);
-        }
-        for worker in running {
-            let done = worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            for (index, columns) in done {
-                scores[index] = columns;
-            }
-        }
-        Ok(scores)
     })
 }
 
@@ -506,8 +442,11 @@ impl Solver {
                     .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let (table_bits, book) = (self.table.bits(), self.solver.book());
-        let scores = py.detach(|| analyze_on_threads(&positions, threads, table_bits, book))?;
+        let (table, book) = (self.table, self.solver.book().cloned());
+        let scores = beside_the_signals(py, |limits| {
+            analyze_many(&positions, threads, table, book, limits.stop.clone())
+        })?
+        .map_err(value_error)?;
         Ok(scores.into_iter().map(values).collect())
     }
 }
