@@ -42,3 +42,4 @@ pub use protocol::{Session, VERSION};
 pub use resources::{ResourceError, ThreadCount};
 pub use rules::{Column, Game, Variant};
 pub use solver::{analyze_many, Pool, Score, Solver};
+pub use textio::book::SHIPPED_BOOK_PATH;
