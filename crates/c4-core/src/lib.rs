@@ -38,6 +38,7 @@ pub mod rules;
 pub mod solver;
 pub mod textio;
 
+pub use notation::render_indexed;
 pub use protocol::{Session, VERSION};
 pub use resources::{ResourceError, ThreadCount};
 pub use rules::{Column, Game, Variant};

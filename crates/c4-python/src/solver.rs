@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use c4_core::engine::perfect::{best_column, solver_position, PerfectError};
-use c4_core::engine::{best_of, choose, parse_level, Level, Rng, TieBreak};
+use c4_core::engine::{best_of, choose, parse_level, Rng, TieBreak};
 use c4_core::notation::SettingError;
 use c4_core::solver::book::Book;
 use c4_core::solver::{AnyPosition, Limits, Score, TableSize};
@@ -205,7 +205,9 @@ impl Solver {
     // The constructor's documentation is the class's: Python shows that one.
     #[new]
     #[pyo3(
-        signature = (*, table_mib = Int::from(2), threads = Int::from(1), book = Some(BookChoice::BuiltIn(true)), seed = None),
+        signature = (*, table_mib = Int::from(u64::from(TableSize::BATCH.mib())), threads = Int::from(ThreadCount::ONE.get() as u64), book = Some(BookChoice::BuiltIn(true)), seed = None),
+        // TableSize::BATCH and ThreadCount::ONE written out: PyO3 takes only a literal here;
+        // the tests check that they agree.
         text_signature = "(*, table_mib=2, threads=1, book=True, seed=None)"
     )]
     fn new(
@@ -391,29 +393,26 @@ impl Solver {
     fn choose(&mut self, py: Python<'_>, board: &Board, level: &str) -> PyResult<usize> {
         let chosen = parse_level(level).map_err(value_error)?;
         let game = &board.game;
-        let no_move = || {
-            PyValueError::new_err(format!(
+        if game.outcome().is_over() {
+            return Err(PyValueError::new_err(format!(
                 "the game is over ({}); there is no move to choose",
                 game.outcome_summary()
-            ))
-        };
-        if game.outcome().is_over() {
-            return Err(no_move());
+            )));
         }
-        if chosen == Level::Perfect && solver_position(game).is_ok() {
-            return self.best_move(py, board, "centre");
-        }
-        // The other levels do not use the solver. A search cut short by the first try's
-        // deadline is done again, beside the signals, from the same random state: the choice
-        // does not depend on how long the first try had.
+        // A choice cut short by the first try's deadline is made again, beside the signals,
+        // from the same random state: it does not depend on how long the first try had.
         let rng_before = self.rng.clone();
-        let rng = &mut self.rng;
-        let mut choice = py.detach(|| choose(game, chosen, None, rng, &quick_limits()));
-        if choice.is_some_and(|c| c.cut_short.is_some()) {
+        let (solver, rng) = (&mut self.solver, &mut self.rng);
+        let mut choice = py.detach(|| choose(game, chosen, Some(solver), rng, &quick_limits()));
+        if choice.is_some_and(|c| c.cut_short.is_some() || c.is_fallback(chosen, game)) {
             *rng = rng_before;
-            choice = beside_the_signals(py, |limits| choose(game, chosen, None, rng, limits))?;
+            choice =
+                beside_the_signals(py, |limits| choose(game, chosen, Some(solver), rng, limits))?;
         }
-        choice.map(|c| c.column.index()).ok_or_else(no_move)
+        Ok(choice
+            .expect("a game in progress has a legal move")
+            .column
+            .index())
     }
 
     /// Every column's score (as `analyze`) for each of `boards`, in order, on `threads`
