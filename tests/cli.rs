@@ -57,13 +57,15 @@ fn help_is_on_stdout_with_status_0_for_c4_and_every_subcommand() {
     for word in [
         "--step",
         "--limit",
-        "--bits",
+        "--hash <MIB>",
         "--threads",
         "--empty",
         "fixtures/bench",
     ] {
         assert!(bench.contains(word), "{word}: {bench}");
     }
+    // The table has one spelling in the help: --bits, the first, works hidden.
+    assert!(!bench.contains("--bits"), "{bench}");
     let solve = c4(&["solve", "--help"], "").stdout;
     for word in ["--weak", "--analyze", "--threads", "--no-book"] {
         assert!(solve.contains(word), "{word}: {solve}");
@@ -89,7 +91,7 @@ fn is_picked_table_note(mode: &str, stderr: &str, made: bool) -> bool {
         ""
     };
     let suffix = format!(
-        " MiB, picked for the 9x5 board and the free memory{when} (--hash MB sets another)"
+        " MiB, picked for the 9x5 board and the free memory{when} (--hash MIB sets another)"
     );
     let Some(mib) = picked
         .strip_prefix(&format!("c4 {mode}: table: "))
@@ -244,7 +246,7 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["bench", "--empty", "a.txt"], "error: the argument '--empty' cannot be used with '[FILE]...'"),
         (&["bench", "--step", "x", "a.txt"], "error: invalid value 'x' for '--step <N>': expected a whole number from 1"),
         (&["bench", "--bits", "99", "a.txt"], "error: invalid value '99' for '--bits <N>': 99 is not in 10..=30"),
-        (&["solve", "--hash", "524289"], "error: invalid value '524289' for '--hash <MB>': the table size must be a whole number of MiB from 2 to 524288, got '524289'"),
+        (&["solve", "--hash", "524289"], "error: invalid value '524289' for '--hash <MIB>': the table size must be a whole number of MiB from 2 to 524288, got '524289'"),
         (&["play", "--width"], "error: a value is required for '--width <N>' but none was supplied"),
         (&["play", "--width", "17"], "error: a board width must be from 1 to 16, got 17"),
         (&["play", "--board", "17x6"], "error: a board width must be from 1 to 16, got 17"),

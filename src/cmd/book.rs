@@ -88,8 +88,9 @@ pub struct BuildArgs {
     /// 2 MiB took 3-10% less time than 8 MiB, 0.5 MiB more)
     #[arg(long, value_name = "MIB", value_parser = TableSize::from_str, conflicts_with = "table_bits")]
     pub hash: Option<TableSize>,
-    /// Each worker's table as 2^BITS entries of 8 bytes, 16-30: the first spelling of --hash
-    #[arg(long, default_value_t = TableSize::BATCH.bits(), value_parser = clap::value_parser!(u32).range(16..=30))]
+    /// Each worker's table as 2^BITS entries of 8 bytes, 16-30: the first spelling of --hash,
+    /// hidden
+    #[arg(long, hide = true, default_value_t = TableSize::BATCH.bits(), value_parser = clap::value_parser!(u32).range(16..=30))]
     pub table_bits: u32,
     /// Stop after solving this many positions (to measure the cost on a sample).
     #[arg(long, value_parser = whole::<usize>)]

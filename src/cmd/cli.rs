@@ -270,13 +270,13 @@ pub struct SolveArgs {
     /// How the moves are played and written: the board and the column numbering
     #[command(flatten)]
     pub lines: LineArgs,
-    /// A transposition table of MB MiB (2-524288, rounded down to a power of two). By default
+    /// A transposition table of MIB MiB (2-524288, rounded down to a power of two). By default
     /// one picked for the board: 2 MiB up to 7x6's size, then more for larger boards (64 MiB
     /// on 10x4, 1024 on 9x5, 4096 on 8x6, doubling per cell of width x (height + 1)), at most
     /// half the free memory, taken once a search outgrows 2 MiB (at once with --checkpoint);
     /// standard error says which. From 1024 on it goes on 1 GiB pages where Linux has enough
     /// reserved, and standard error says whether it got them
-    #[arg(long, value_name = "MB", value_parser = TableSize::from_str)]
+    #[arg(long, value_name = "MIB", value_parser = TableSize::from_str)]
     pub hash: Option<TableSize>,
     /// Save each exact search's (or --at-least's) progress to FILE as it goes, and go on from FILE's if it holds
     /// the same position (same --board and any --threads; any --hash, but a table smaller than
@@ -388,7 +388,7 @@ fn picked_table(
     let note = (table != TableSize::BATCH).then(|| {
         format!(
             "c4 {mode}: table: {} MiB, picked for the {}x{} board and the free memory{} \
-             (--hash MB sets another)",
+             (--hash MIB sets another)",
             table.mib(),
             board.width(),
             board.height(),
@@ -416,15 +416,14 @@ pub struct BenchArgs {
     /// Take at most N positions per file
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<usize>,
-    /// A transposition table of 2^N entries, 10-30 (18: 2 MiB; 30: 8 GiB; from 27 on, see
-    /// --hash on 1 GiB pages); by default, as c4 solve picks one for the board (2 MiB with
-    /// --sizes)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(10..=30))]
+    /// A transposition table of 2^N entries, 10-30 (18: 2 MiB): the first spelling of --hash,
+    /// hidden, which still reaches below its 2 MiB
+    #[arg(long, hide = true, value_name = "N", value_parser = clap::value_parser!(u32).range(10..=30))]
     pub bits: Option<u32>,
-    /// A transposition table of MB MiB instead (2-524288, rounded down to a power of two). From
-    /// 1024 on it goes on 1 GiB pages where Linux has enough reserved, and standard error says
-    /// whether it got them
-    #[arg(long, value_name = "MB", value_parser = TableSize::from_str, conflicts_with = "bits")]
+    /// A transposition table of MIB MiB (2-524288, rounded down to a power of two); by default,
+    /// as c4 solve picks one for the board (2 MiB with --sizes). From 1024 on it goes on 1 GiB
+    /// pages where Linux has enough reserved, and standard error says whether it got them
+    #[arg(long, value_name = "MIB", value_parser = TableSize::from_str, conflicts_with = "bits")]
     pub hash: Option<TableSize>,
     /// Search with N threads sharing the table; nodes are then those of every thread (1-64)
     #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]

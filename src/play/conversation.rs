@@ -424,8 +424,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         })?;
         // Where the solver plays but ran out of positions, the heuristic chose: said, since the
         // move is then not perfect.
-        let fallback =
-            level == Level::Perfect && choice.score.is_none() && solver_position(game).is_ok();
+        let fallback = choice.is_fallback(level, game);
         let current = self.current();
         current
             .game

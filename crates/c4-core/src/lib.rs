@@ -65,7 +65,7 @@ pub use notation::settings::{
     number as setting_number, switch as setting_switch, switch_word, Key as SettingKey,
 };
 pub use notation::{
-    fen_of, parse_column, parse_moves_counting, play_moves, render as render_board,
+    fen_of, parse_column, parse_moves_counting, play_moves, render as render_board, render_indexed,
     render_labelled as render_board_labelled, Counting, Fen, FenError, MoveText, MovesError,
     Setting, SettingError, Settings, SettingsVariantError, Style as LayoutStyle,
 };
@@ -77,8 +77,8 @@ pub use solver::book::{
     Checksum, FORMAT_VERSION as BOOK_FORMAT_VERSION,
 };
 pub use solver::{
-    AnyPosition, Bitboard, Job, Limits, Position, ProbeProgress, Score, Solver, SolverError, Split,
-    SplitError, SplitSettings, TableSize, Verdict,
+    analyze_many, AnyPosition, Bitboard, Job, Limits, Pool, Position, ProbeProgress, Score, Solver,
+    SolverError, Split, SplitError, SplitSettings, TableSize, Verdict,
 };
 
 // Choosing moves: levels, look-ahead, the perfect player and what it says of a score.
@@ -95,7 +95,7 @@ pub use engine::{
 // files and the built-in book.
 pub use textio::book::{
     built_in_book, file_format as book_file_format, read_book, BookFileError, BookFileProblem,
-    BookInBinary,
+    BookInBinary, SHIPPED_BOOK_PATH,
 };
 pub use textio::files::{
     disown as disown_file, open_at_most, own as own_file, read_at_most, refuse_non_regular,

@@ -8,10 +8,11 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use c4_core::Game;
 use c4_core::SettingKey;
 use c4_core::{fen_of, play_moves, Fen};
+use c4_core::{render_indexed, Game};
 use c4_core::{Column, MoveError, Outcome, Player, Variant, VariantError};
+use c4_core::{STANDARD_CONNECT, STANDARD_HEIGHT, STANDARD_TOKENS, STANDARD_WIDTH};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -129,12 +130,21 @@ impl Board {
     }
 }
 
+/// The standard game's players: one per default token.
+const STANDARD_PLAYERS: usize = STANDARD_TOKENS.len();
+
+/// A default argument from the core's standard game. (The text signatures write the same values
+/// out, since PyO3 takes only a literal there; the tests check that they agree.)
+fn standard(value: usize) -> Int {
+    Int::from(value as u64)
+}
+
 #[pymethods]
 impl Board {
     // The constructor's documentation is the class's: Python shows that one.
     #[new]
     #[pyo3(
-        signature = (moves = None, *, width = Int::from(7), height = Int::from(6), connect = Int::from(4), players = Int::from(2), early_draw = false),
+        signature = (moves = None, *, width = standard(STANDARD_WIDTH), height = standard(STANDARD_HEIGHT), connect = standard(STANDARD_CONNECT), players = standard(STANDARD_PLAYERS), early_draw = false),
         text_signature = "(moves=None, *, width=7, height=6, connect=4, players=2, early_draw=False)"
     )]
     fn new(
@@ -183,7 +193,7 @@ impl Board {
     /// cannot reach.
     #[staticmethod]
     #[pyo3(
-        signature = (fen, *, connect = Int::from(4), players = Int::from(2), early_draw = false),
+        signature = (fen, *, connect = standard(STANDARD_CONNECT), players = standard(STANDARD_PLAYERS), early_draw = false),
         text_signature = "(fen, *, connect=4, players=2, early_draw=False)"
     )]
     fn from_fen(fen: &str, connect: Int, players: Int, early_draw: bool) -> PyResult<Board> {
@@ -207,7 +217,7 @@ impl Board {
     /// cannot reach (the engine's reason).
     #[staticmethod]
     #[pyo3(
-        signature = (array, *, connect = Int::from(4), players = Int::from(2), early_draw = false),
+        signature = (array, *, connect = standard(STANDARD_CONNECT), players = standard(STANDARD_PLAYERS), early_draw = false),
         text_signature = "(array, *, connect=4, players=2, early_draw=False)"
     )]
     fn from_array(
@@ -487,18 +497,9 @@ impl Board {
     /// The board as text, top row first: `.` for an empty cell, the players' tokens (`x`, `o`,
     /// then `a`, `b`, ...), and the column indices below.
     fn __str__(&self) -> String {
-        let mut text = String::new();
-        let variant = self.game.variant();
-        for row in self.grid() {
-            let cells: Vec<String> = row
-                .iter()
-                .map(|cell| cell.map_or('.', |p| variant.token(p).as_char()).to_string())
-                .collect();
-            text.push_str(&cells.join(" "));
-            text.push('\n');
-        }
-        let labels: Vec<String> = (0..self.width()).map(|c| (c % 10).to_string()).collect();
-        text.push_str(&labels.join(" "));
+        let mut text = render_indexed(self.game.board(), self.game.variant());
+        // Python's text has no final newline: print adds one.
+        text.pop();
         text
     }
 

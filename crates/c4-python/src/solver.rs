@@ -1,23 +1,22 @@
 //! `c4.Solver`: the exact solver with its table, threads and opening book; perfect and
-//! level-limited play; and `analyze_many`, which labels many positions on threads of its own.
-//! Every search runs with the GIL released, so that other Python threads go on meanwhile, and
-//! stops at Ctrl-C.
+//! level-limited play; and `analyze_many`, which labels many positions on the core's threads
+//! (`c4_core::analyze_many`). Every search runs with the GIL released, so that other Python
+//! threads go on meanwhile, and stops at Ctrl-C.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use c4_core::read_book;
-use c4_core::with_position;
 use c4_core::Book;
 use c4_core::SettingError;
-use c4_core::ThreadCount;
+use c4_core::{analyze_many, with_position, ThreadCount};
 use c4_core::{best_column, solver_position, PerfectError};
-use c4_core::{best_of, choose, parse_level, Level, Rng, TieBreak};
+use c4_core::{best_of, choose, parse_level, Rng, TieBreak};
 use c4_core::{AnyPosition, Limits, Score, TableSize};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -201,76 +200,14 @@ fn analyze_interruptible(
     })
 }
 
-/// Every position's column scores, on `threads` threads that take positions in turn, each
-/// with a solver of its own (a table of `table_bits`, and `book`), while this thread handles
-/// Python's signals: Ctrl-C stops every search and raises KeyboardInterrupt.
-fn analyze_on_threads(
-    positions: &[AnyPosition],
-    threads: usize,
-    table_bits: u32,
-    book: Option<&Arc<Book>>,
-) -> PyResult<Vec<Vec<Option<Score>>>> {
-    let workers = threads.min(positions.len()).max(1);
-    let mut solvers = Vec::with_capacity(workers);
-    for _ in 0..workers {
-        let mut solver = c4_core::Solver::try_with_table_bits(table_bits).map_err(value_error)?;
-        solver.set_book(book.cloned());
-        solvers.push(solver);
-    }
-    let stop = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
-        stop: Some(Arc::clone(&stop)),
-        ..Limits::default()
-    };
-    let next = AtomicUsize::new(0);
-    let mut scores = vec![Vec::new(); positions.len()];
-    thread::scope(|scope| {
-        let waiting = thread::current();
-        let running: Vec<_> = solvers
-            .iter_mut()
-            .map(|solver| {
-                let (next, limits, waiting) = (&next, &limits, waiting.clone());
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(position) = positions.get(index) else {
-                            break;
-                        };
-                        let analysed =
-                            with_position!(position, |p| solver.analyze_within(p, limits));
-                        // Only the stop interrupts a search without other limits.
-                        let Ok(columns) = analysed else { break };
-                        done.push((index, columns));
-                    }
-                    waiting.unpark();
-                    done
-                })
-            })
-            .collect();
-        if let Some(signalled) =
-            wait_handling_signals(&stop, || running.iter().all(|w| w.is_finished()))
-        {
-            return Err(signalled);
-        }
-        for worker in running {
-            let done = worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            for (index, columns) in done {
-                scores[index] = columns;
-            }
-        }
-        Ok(scores)
-    })
-}
-
 #[pymethods]
 impl Solver {
     // The constructor's documentation is the class's: Python shows that one.
     #[new]
     #[pyo3(
-        signature = (*, table_mib = Int::from(2), threads = Int::from(1), book = Some(BookChoice::BuiltIn(true)), seed = None),
+        signature = (*, table_mib = Int::from(u64::from(TableSize::BATCH.mib())), threads = Int::from(ThreadCount::ONE.get() as u64), book = Some(BookChoice::BuiltIn(true)), seed = None),
+        // TableSize::BATCH and ThreadCount::ONE written out: PyO3 takes only a literal here;
+        // the tests check that they agree.
         text_signature = "(*, table_mib=2, threads=1, book=True, seed=None)"
     )]
     fn new(
@@ -456,29 +393,26 @@ impl Solver {
     fn choose(&mut self, py: Python<'_>, board: &Board, level: &str) -> PyResult<usize> {
         let chosen = parse_level(level).map_err(value_error)?;
         let game = &board.game;
-        let no_move = || {
-            PyValueError::new_err(format!(
+        if game.outcome().is_over() {
+            return Err(PyValueError::new_err(format!(
                 "the game is over ({}); there is no move to choose",
                 game.outcome_summary()
-            ))
-        };
-        if game.outcome().is_over() {
-            return Err(no_move());
+            )));
         }
-        if chosen == Level::Perfect && solver_position(game).is_ok() {
-            return self.best_move(py, board, "centre");
-        }
-        // The other levels do not use the solver. A search cut short by the first try's
-        // deadline is done again, beside the signals, from the same random state: the choice
-        // does not depend on how long the first try had.
+        // A choice cut short by the first try's deadline is made again, beside the signals,
+        // from the same random state: it does not depend on how long the first try had.
         let rng_before = self.rng.clone();
-        let rng = &mut self.rng;
-        let mut choice = py.detach(|| choose(game, chosen, None, rng, &quick_limits()));
-        if choice.is_some_and(|c| c.cut_short.is_some()) {
+        let (solver, rng) = (&mut self.solver, &mut self.rng);
+        let mut choice = py.detach(|| choose(game, chosen, Some(solver), rng, &quick_limits()));
+        if choice.is_some_and(|c| c.cut_short.is_some() || c.is_fallback(chosen, game)) {
             *rng = rng_before;
-            choice = beside_the_signals(py, |limits| choose(game, chosen, None, rng, limits))?;
+            choice =
+                beside_the_signals(py, |limits| choose(game, chosen, Some(solver), rng, limits))?;
         }
-        choice.map(|c| c.column.index()).ok_or_else(no_move)
+        Ok(choice
+            .expect("a game in progress has a legal move")
+            .column
+            .index())
     }
 
     /// Every column's score (as `analyze`) for each of `boards`, in order, on `threads`
@@ -507,8 +441,11 @@ impl Solver {
                     .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let (table_bits, book) = (self.table.bits(), self.solver.book());
-        let scores = py.detach(|| analyze_on_threads(&positions, threads, table_bits, book))?;
+        let (table, book) = (self.table, self.solver.book().cloned());
+        let scores = beside_the_signals(py, |limits| {
+            analyze_many(&positions, threads, table, book, limits.stop.clone())
+        })?
+        .map_err(value_error)?;
         Ok(scores.into_iter().map(values).collect())
     }
 }

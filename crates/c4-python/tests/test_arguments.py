@@ -3,6 +3,7 @@ own names."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from pathlib import Path
@@ -190,3 +191,17 @@ def test_the_module_has_a_version_and_only_its_own_names() -> None:
     # The submodules `pettingzoo` and `cluster` once another test imported them.
     assert public - {"pettingzoo", "cluster"} == set(c4.__all__) - {"__version__"}
     assert "Sequence" not in dir(c4) and "annotations" not in dir(c4)
+
+
+def test_the_signatures_show_the_defaults_the_calls_take() -> None:
+    # PyO3 takes a text signature only as a literal: the defaults it writes out must be those
+    # that the engine's constants give a call without the arguments.
+    board, solver = c4.Board(), c4.Solver()
+    shown = {
+        name: parameter.default
+        for call in (c4.Board, c4.Board.from_fen, c4.Board.from_array, c4.Solver)
+        for name, parameter in inspect.signature(call).parameters.items()
+    }
+    assert shown["width"] == board.width and shown["height"] == board.height
+    assert shown["connect"] == board.connect and shown["players"] == board.players
+    assert shown["table_mib"] == solver.table_mib and shown["threads"] == solver.threads

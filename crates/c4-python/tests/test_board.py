@@ -146,3 +146,12 @@ def test_boards_are_hashable_by_position() -> None:
     assert len(seen) == 3
     assert c4.Board("4455") in seen
     assert c4.Board("4455") != "4455"
+
+
+def test_a_board_as_text_shows_rows_top_first_over_0_based_columns() -> None:
+    assert str(c4.Board("4455")) == "\n".join(
+        [". . . . . . ."] * 4 + [". . . o o . .", ". . . x x . .", "0 1 2 3 4 5 6"]
+    )
+    # Three players' tokens; the labels wrap after 9, one under each column.
+    wide = c4.Board([10, 11, 0], width=12, height=1, connect=3, players=3)
+    assert str(wide) == "a . . . . . . . . . x o\n0 1 2 3 4 5 6 7 8 9 0 1"

@@ -3,24 +3,17 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::error::{io_error, BuildError};
 use super::format::{ShardHeader, ShardProblem};
 use super::progress::{not_a_position, open_progress, read_progress, ProgressFile};
 use super::shard::{mix, Shard};
-use crate::solver::book::canonical_key;
-use crate::solver::book::misplaced_left_out;
-use crate::solver::book::position_of_key;
-use crate::solver::book::score_from_children;
-use crate::solver::book::Book;
-use crate::solver::book::BookError;
-use crate::solver::Limits;
-use crate::solver::Position;
-use crate::solver::Score;
-use crate::solver::Solver;
+use crate::solver::book::{
+    canonical_key, misplaced_left_out, position_of_key, score_from_children, Book, BookError,
+};
+use crate::solver::{Limits, Pool, Position, Score, Solver};
 use crate::textio::files::NewFile;
 
 /// The deepest book this code builds: keys and counts of deeper ones would not fit in memory.
@@ -190,61 +183,46 @@ pub fn build_shard(
     let start = Instant::now();
     progress.update(before, total, 0, Duration::ZERO);
 
-    let todo = Arc::new(todo);
-    let next = Arc::new(AtomicUsize::new(0));
-    let (sender, receiver) = mpsc::channel::<(u64, Score)>();
-    let workers: Vec<_> = (0..options.threads.max(1))
-        .map(|_| {
-            let (todo, next, sender) = (Arc::clone(&todo), Arc::clone(&next), sender.clone());
-            let parents = options.parents.clone();
-            let bits = options.table_bits;
-            std::thread::spawn(move || {
-                let mut solver = Solver::with_table_bits(bits);
-                loop {
-                    let first = next.fetch_add(CHUNK, Ordering::Relaxed);
-                    if first >= todo.len() {
-                        break;
-                    }
-                    for position in &todo[first..(first + CHUNK).min(todo.len())] {
-                        let key = canonical_key(position);
-                        let floor = parents
-                            .as_ref()
-                            .and_then(|book| book.floor(position))
-                            .unwrap_or(Score::new(i8::MIN));
-                        // Probing the floor first: 7.5% fewer nodes and 9% less time on 3,000
-                        // depth-13 positions than a search merely bounded by it.
-                        let score = solver
-                            .solve_above(position, floor, &Limits::default())
-                            .expect("a search without limits always finishes");
-                        if sender.send((key, score)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            })
-        })
-        .collect();
-    drop(sender);
+    let mut pool =
+        Pool::new(options.threads, options.table_bits, None).map_err(BuildError::Table)?;
     let mut solved = 0;
     let mut failure = None;
-    for (key, score) in receiver {
-        if let Err(e) = file.write_all(&format.encode(key, score)) {
-            failure = Some(e);
-            break;
-        }
-        solved += 1;
-        progress.update(before + solved, total, solved, start.elapsed());
-    }
-    drop(todo);
+    pool.run(
+        todo.len(),
+        CHUNK,
+        |solver, index| {
+            let position = &todo[index];
+            let floor = options
+                .parents
+                .as_ref()
+                .and_then(|book| book.floor(position))
+                .unwrap_or(Score::new(i8::MIN));
+            // Probing the floor first: 7.5% fewer nodes and 9% less time on 3,000 depth-13
+            // positions than a search merely bounded by it.
+            let score = solver
+                .solve_above(position, floor, &Limits::default())
+                .expect("a search without limits always finishes");
+            (canonical_key(position), score)
+        },
+        |_, (key, score)| {
+            // After a failed write, the results of the chunks under way are not written.
+            if failure.is_some() {
+                return false;
+            }
+            if let Err(e) = file.write_all(&format.encode(key, score)) {
+                failure = Some(e);
+                return false;
+            }
+            solved += 1;
+            progress.update(before + solved, total, solved, start.elapsed());
+            true
+        },
+    );
     if let Some(source) = failure {
-        // The workers stop at their next send.
         return Err(BuildError::Io {
             path: path.to_path_buf(),
             source,
         });
-    }
-    for worker in workers {
-        let _ = worker.join();
     }
     file.sync_all().map_err(io_error(path))?;
     Ok(BuildReport {

@@ -45,6 +45,9 @@ pub enum BuildError {
     /// A board the solver does not play.
     #[error(transparent)]
     Board(SolverError),
+    /// A worker's table the system refused.
+    #[error(transparent)]
+    Table(SolverError),
     /// A depth past the deepest book.
     #[error("the depth must be at most {max}, got {depth}")]
     Depth {

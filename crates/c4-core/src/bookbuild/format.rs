@@ -25,8 +25,7 @@ use std::fmt;
 use thiserror::Error;
 
 use super::shard::Shard;
-use crate::solver::book::checksum;
-use crate::solver::book::score_limit;
+use crate::solver::book::{checksum, score_limit};
 use crate::solver::Score;
 
 /// The first eight bytes of a shard progress file.

@@ -9,12 +9,9 @@ use std::path::{Path, PathBuf};
 use super::error::{io_error, BuildError};
 use super::format::{RecordFormat, ShardHeader, ShardProblem, SHARD_HEADER_BYTES, SHARD_VERSION};
 use super::shard::Shard;
-use crate::solver::book::numbering::Numbering;
-use crate::solver::book::numbering::MAX_NUMBERS;
+use crate::solver::book::numbering::{Numbering, MAX_NUMBERS};
 use crate::solver::Score;
-use crate::textio::files::open_at_most;
-use crate::textio::files::NewFile;
-use crate::textio::files::SizeLimit;
+use crate::textio::files::{open_at_most, NewFile, SizeLimit};
 
 /// The bytes of version 1's records, the larger.
 const MOST_RECORD_BYTES: u64 = 16;

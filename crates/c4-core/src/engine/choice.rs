@@ -7,7 +7,7 @@ use crate::solver::{Limits, Score, Solver};
 use super::cutoff::Cutoff;
 use super::level::{Level, TieBreak};
 use super::lookahead::{column_values, deepening, Evaluation, WIN};
-use super::perfect::{best_column, PerfectError};
+use super::perfect::{best_column, solver_position, PerfectError};
 use super::rng::Rng;
 
 /// How deep the heuristic search looks (in moves of all players) where the solver cannot play:
@@ -47,6 +47,13 @@ impl Choice {
     /// saw a forced result.
     pub fn proven(&self) -> bool {
         self.score.is_some() || self.forced.is_some()
+    }
+
+    /// Whether this choice at `level` in `game` is the heuristic search's where the level is
+    /// perfect play and the solver plays the game: the limits cut the exact search short, so
+    /// the move may not be perfect. A front end says so, or searches again with more time.
+    pub fn is_fallback(&self, level: Level, game: &Game) -> bool {
+        level == Level::Perfect && self.score.is_none() && solver_position(game).is_ok()
     }
 }
 

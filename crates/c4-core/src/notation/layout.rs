@@ -105,6 +105,42 @@ pub fn render_labelled(
         Style::Numbers => picture.numbers(),
         Style::Tabs => picture.tabs(),
     };
+    joined(lines)
+}
+
+/// Draws `board` as a program that counts columns from 0 shows it: its tokens and `.` one space
+/// apart, over each column's 0-based index, wrapping to `0` after `9` as the pipes layout's
+/// labels do so that each stays under its cell; lines joined by `\n`, with a final `\n`. The
+/// Python package's `str(board)`.
+pub fn render_indexed(board: &Board, variant: &Variant) -> String {
+    let picture = Picture {
+        board,
+        variant,
+        label: &|number| ((number - 1) % 10).to_string(),
+    };
+    let spaced = |cells: Vec<char>| {
+        let cells: Vec<String> = cells.iter().map(char::to_string).collect();
+        cells.join(" ")
+    };
+    let mut lines: Vec<String> = picture
+        .rows()
+        .map(|row| {
+            spaced(
+                picture
+                    .columns()
+                    .map(|c| picture.cell(row, c, '.'))
+                    .collect(),
+            )
+        })
+        .collect();
+    lines.push(spaced(
+        picture.columns().map(|c| picture.label_char(c)).collect(),
+    ));
+    joined(lines)
+}
+
+/// `lines` with their trailing spaces trimmed, each ended by `\n`.
+fn joined(lines: Vec<String>) -> String {
     let mut text = String::new();
     for line in lines {
         text.push_str(line.trim_end());
@@ -258,6 +294,16 @@ mod tests {
             }
         }
         board
+    }
+
+    #[test]
+    fn the_indexed_layout_labels_columns_from_0_and_wraps_after_9() {
+        let standard = variant(3, 2, ['x', 'o']);
+        let drawn = render_indexed(&board(&standard, &["o..", "xx."]), &standard);
+        assert_eq!(drawn, "o . .\nx x .\n0 1 2\n");
+        let wide = variant(12, 1, ['x', 'o']);
+        let drawn = render_indexed(&board(&wide, &["..........ox"]), &wide);
+        assert_eq!(drawn, ". . . . . . . . . . o x\n0 1 2 3 4 5 6 7 8 9 0 1\n");
     }
 
     #[test]

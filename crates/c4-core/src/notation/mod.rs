@@ -12,7 +12,7 @@ pub(crate) mod settings;
 
 pub use fen::{fen_of, Fen, FenError};
 pub(crate) use fen::{FenPositionError, FenSyntaxError};
-pub use layout::{render, render_labelled, Style};
+pub use layout::{render, render_indexed, render_labelled, Style};
 pub(crate) use moves::{
     format_moves, format_moves_word, parse_moves, play_sequence, SequenceError,
 };

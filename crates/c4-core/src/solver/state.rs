@@ -104,8 +104,7 @@ impl Solver {
     /// outgrow the memory free later).
     pub fn try_with_table_bits(bits: u32) -> Result<Solver, SolverError> {
         let table = Table::try_with_bits(bits).ok_or(SolverError::TableMemory {
-            // 2^17 entries of 8 bytes are 1 MiB; the table is at least 2^16 of them.
-            mib: 1 << bits.clamp(17, 36).saturating_sub(17),
+            mib: TableSize::mib_of_bits(bits),
         })?;
         Ok(Solver::on_tables(
             Arc::new(table),

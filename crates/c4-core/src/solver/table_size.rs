@@ -82,9 +82,19 @@ impl TableSize {
     /// The table's entries are `2^bits`, as [`Solver::with_table_bits`](super::Solver::with_table_bits)
     /// takes them.
     pub const fn bits(self) -> u32 {
-        17 + self.mib.ilog2()
+        MIB_BITS + self.mib.ilog2()
+    }
+
+    /// The MiB of a table of `2^bits` entries as the solver makes it (its bits clamped to the
+    /// sizes here; one of 2^16 entries, half a MiB, counts as 1).
+    pub(crate) fn mib_of_bits(bits: u32) -> u64 {
+        let most = TableSize { mib: Self::MAX_MIB };
+        1 << (bits.clamp(MIB_BITS, most.bits()) - MIB_BITS)
     }
 }
+
+/// The entry bits of a 1 MiB table: 2^17 entries of 8 bytes.
+const MIB_BITS: u32 = 17;
 
 #[cfg(test)]
 mod tests {
@@ -119,5 +129,14 @@ mod tests {
         assert_eq!(TableSize::from_mib(u32::MAX).mib(), TableSize::MAX_MIB);
         assert_eq!(TableSize::BATCH.bits(), 18);
         assert_eq!(TableSize::from_mib(64), TableSize::SESSION);
+        for size in [
+            TableSize::BATCH,
+            TableSize::SESSION,
+            TableSize::from_mib(u32::MAX),
+        ] {
+            assert_eq!(TableSize::mib_of_bits(size.bits()), u64::from(size.mib()));
+        }
+        assert_eq!(TableSize::mib_of_bits(16), 1);
+        assert_eq!(TableSize::mib_of_bits(40), u64::from(TableSize::MAX_MIB));
     }
 }

@@ -1,9 +1,8 @@
 //! A solver's threads: its helpers, called into a probe and dismissed, a helper's life, the busy
 //! marks by which the threads split a node's moves (the machinery they share is parallel.rs), and
-//! searches side by side, each thread on its own position.
+//! searches side by side, each thread on its own position (shared out as pool.rs shares work).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 
 use super::bitboard::Bitboard;
 use super::error::SolverError;
@@ -11,6 +10,7 @@ use super::limits::Limits;
 use super::parallel::{
     busy_key, Claim, Helpers, Probe, Shared, Team, TEAM_CHECK_INTERVAL, TEAM_NEAR_LEAF_EMPTY,
 };
+use super::pool::{share_work, Pace};
 use super::position::Position;
 use super::score::Score;
 use super::state::{Board, Solver, NEAR_LEAF_EMPTY};
@@ -51,8 +51,8 @@ impl Solver {
     /// this solver's node count so far, and says whether to start more: once it has said no,
     /// none starts. (For `analyze`, helpers joining each column's search in turn did no better:
     /// on 20 begin-hard positions without the book, 76 / 95 ms against 76 / 74 ms side by side,
-    /// two runs each.) A panic in a search is a bug: it reaches the caller once the other threads
-    /// have finished theirs.
+    /// two runs each.) A panic in a search is a bug: it stops the other threads and reaches the
+    /// caller once they have finished the search they were on.
     pub(crate) fn solve_side_by_side<B: Bitboard>(
         &mut self,
         searches: &[(Position<B>, Score, Score)],
@@ -64,58 +64,25 @@ impl Solver {
         };
         // Settles the board first, so that no thread clears the shared table under another.
         self.arm(first, &limits());
-        let next = AtomicUsize::new(0);
-        let stopped = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            let (sender, results) = mpsc::channel();
-            for index in 0..self.threads.min(searches.len()) {
-                let mut helper = self.side_by_side_solver(index);
-                let sender = sender.clone();
-                let (next, stopped) = (&next, &stopped);
-                let work = move || {
-                    while !stopped.load(Ordering::Relaxed) {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(position, lower, upper)) = searches.get(index) else {
-                            break;
-                        };
-                        let before = helper.nodes;
-                        let result = helper.solve_between(&position, lower, upper, &limits());
-                        let nodes = helper.nodes - before;
-                        // Each result waits for `found`'s answer before the next search starts,
-                        // so that none starts after a no; a caller gone without answering
-                        // (it panicked) is a no.
-                        let (answer, answered) = mpsc::channel();
-                        if sender.send((index, result, nodes, answer)).is_err()
-                            || !answered.recv().unwrap_or(false)
-                        {
-                            break;
-                        }
-                    }
-                };
-                // A thread the system refuses is not started: the others, or this thread
-                // below, take its searches.
-                let _ = std::thread::Builder::new().spawn_scoped(scope, work);
-            }
-            drop(sender);
-            for (index, result, nodes, answer) in results {
+        let mut solvers: Vec<Solver> = (0..self.threads.min(searches.len()))
+            .map(|index| self.side_by_side_solver(index))
+            .collect();
+        share_work(
+            &mut solvers,
+            searches.len(),
+            1,
+            Pace::Answered,
+            |solver, index| {
+                let (position, lower, upper) = searches[index];
+                let before = solver.nodes;
+                let result = solver.solve_between(&position, lower, upper, &limits());
+                (result, solver.nodes - before)
+            },
+            |index, (result, nodes)| {
                 self.nodes += nodes;
-                let more = found(index, result, self.nodes);
-                if !more {
-                    stopped.store(true, Ordering::Relaxed);
-                }
-                let _ = answer.send(more);
-            }
-        });
-        while !stopped.load(Ordering::Relaxed) {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(position, lower, upper)) = searches.get(index) else {
-                break;
-            };
-            let result = self.solve_between(&position, lower, upper, &limits());
-            if !found(index, result, self.nodes) {
-                break;
-            }
-        }
+                found(index, result, self.nodes)
+            },
+        );
     }
 
     /// Hands the probe this thread is searching to the helpers, starting them if need be.

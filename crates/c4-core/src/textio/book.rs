@@ -14,9 +14,21 @@ use super::files::{open_at_most, read_at_most, SizeLimit};
 use super::words::describe;
 use crate::solver::book::{format_version, Book, BookError};
 
+/// [`SHIPPED_BOOK_PATH`] as a literal, for `include_bytes!`.
+macro_rules! shipped_book_path {
+    () => {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../book/c4.book")
+    };
+}
+
+/// Where the book the project ships lies, `book/c4.book` at the workspace's root, as an absolute
+/// path on the machine that compiled the core: the one place its location is written. The core
+/// compiles it in from there, and the Python package's build script derives its book from it.
+pub const SHIPPED_BOOK_PATH: &str = shipped_book_path!();
+
 /// The book shipped inside the binary (see README.md, "The opening book").
 #[cfg(feature = "built-in-book")]
-static BUILT_IN_BYTES: &[u8] = include_bytes!("../../../../book/c4.book");
+static BUILT_IN_BYTES: &[u8] = include_bytes!(shipped_book_path!());
 
 /// The largest book file read: a 7x6 book to depth 13 is about 15 MB, a format-1 one to depth 12
 /// 56 MB. A wrong path (a huge file of something else) then costs a message, not the machine's
