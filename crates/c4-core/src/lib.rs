@@ -6,7 +6,8 @@
 //! lookup it consults) and [`engine`] (choosing moves) → [`textio`] (bounded line reading, save
 //! files, book files and the built-in book) → [`protocol`] (the line interpreter: commands
 //! parsed into a [`Command`](protocol::command::Command), carried out on a
-//! [`protocol::Session`], answered in deterministic text). Only [`textio`] and
+//! [`protocol::Session`], answered in deterministic text; its [`Driver`] takes input as it comes
+//! and hands out the replies, for each front end's I/O). Only [`textio`] and
 //! [`protocol`] do I/O; the layers below them do none. The time they read is [`clock`]'s (the
 //! host's, on WebAssembly). Nothing here reads the command line,
 //! handles signals or needs a terminal; the table's huge pages are asked for on Linux only.
@@ -38,7 +39,7 @@ pub mod rules;
 pub mod solver;
 pub mod textio;
 
-pub use protocol::{Session, VERSION};
+pub use protocol::{Driver, DriverState, Host, ReadAhead, Session, VERSION};
 pub use resources::{ResourceError, ThreadCount};
 pub use rules::{Column, Game, Variant};
 pub use solver::{Score, Solver};
