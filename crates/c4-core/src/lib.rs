@@ -8,8 +8,9 @@
 //! two-player search, the opening book's format and lookup, searches split into jobs) and engine
 //! (choosing moves by level) → textio (bounded line reading, files sized before they are read,
 //! save files, book files, the built-in book) → protocol (the line interpreter: a request parsed
-//! into a [`Command`], carried out on a [`Session`], answered in deterministic text, and the
-//! stdio loops). Only textio and protocol do I/O. Nothing here reads the command line, handles
+//! into a [`Command`], carried out on a [`Session`], answered in deterministic text; a
+//! [`Driver`] takes input as it comes and hands out the replies, under the stdio loop and the
+//! WebAssembly build). Only textio and protocol do I/O. Nothing here reads the command line, handles
 //! signals or needs a terminal; the table's huge pages are asked for on Linux only, and on
 //! WebAssembly the time is the host's.
 //!
@@ -77,7 +78,7 @@ pub use solver::book::{
     Checksum, FORMAT_VERSION as BOOK_FORMAT_VERSION,
 };
 pub use solver::{
-    analyze_many, AnyPosition, Bitboard, Job, Limits, Pool, Position, ProbeProgress, Score, Solver,
+    analyze_many, AnyPosition, Bitboard, Job, Limits, Position, ProbeProgress, Score, Solver,
     SolverError, Split, SplitError, SplitSettings, TableSize, Verdict,
 };
 
@@ -108,15 +109,15 @@ pub use textio::{describe as describe_io_error, read_bounded_line};
 #[cfg(not(feature = "built-in-book"))]
 pub use textio::book::provide_built_in_book;
 
-// The line protocol and its UGI dialect: a session, its interpreter, the stdio loops.
+// The line protocol and its UGI dialect: a session, its interpreter, the push-style driver and
+// the stdio loops.
 pub use protocol::search::Search;
 pub use protocol::ugi::{
     command_of as ugi_command_of, parse_ugi, run as run_ugi, Opening as UgiOpening, UgiCommand,
 };
 pub use protocol::{
-    info_line, parse_request, read_ahead, read_line, run as run_protocol, stream_head, Command,
-    Exit, Interpreter, Options as ProtocolOptions, RawLine, Session, Step, Trust, Turn,
-    MAX_LINE_BYTES, VERSION,
+    parse_request, read_line, run as run_protocol, Command, Driver, DriverState, Exit, Host,
+    Interpreter, Options as ProtocolOptions, ReadAhead, Session, Step, Trust, Turn, VERSION,
 };
 
 // Building books: positions up to a depth solved in shards, merged, written and checked.

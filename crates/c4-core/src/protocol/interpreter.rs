@@ -1,6 +1,5 @@
-//! The protocol's answer to each line, without I/O: what the stdio loop ([`super::run`]) and
-//! the WebAssembly build's loop (crates/c4-wasm, which is handed its input a message at a time
-//! and has no threads) both do with a line once they have read it.
+//! The protocol's answer to each line, without I/O: what the [`Driver`](super::Driver) does
+//! with a line once it is whole, under the stdio loop and the WebAssembly build alike.
 
 use thiserror::Error;
 
@@ -70,7 +69,7 @@ pub enum Turn {
     Reply(Answer),
     /// Run this search (its command's id beside it), then answer with
     /// [`Interpreter::finish`]; a streaming one ([`Search::is_stream`]) writes
-    /// [`stream_head`](super::stream_head) first and is ended with [`Interpreter::end_stream`].
+    /// `stream_head` first and is ended with [`Interpreter::end_stream`].
     Search(Option<u64>, Box<Search>),
 }
 

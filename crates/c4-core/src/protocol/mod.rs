@@ -1,9 +1,11 @@
 //! The line protocol: reads command lines, runs them on a [`Session`], writes framed replies.
-//! It owns the protocol's I/O (the line loop, reading ahead during a search); the line reader
-//! and save files it shares with `c4 play` live in [`crate::textio`]. `protocol.md` at the
-//! repository root is its contract.
+//! Its one [`Driver`] takes input pushed in as it comes and hands out what is written; the
+//! stdio loop ([`run`]) is a host of it, reading on threads, and so is the WebAssembly build.
+//! The line reader and save files it shares with `c4 play` live in [`crate::textio`].
+//! `protocol.md` at the repository root is its contract.
 
 pub(crate) mod command;
+mod driver;
 mod input;
 pub(crate) mod interpreter;
 pub(crate) mod reply;
@@ -12,11 +14,12 @@ pub(crate) mod session;
 pub(crate) mod trust;
 pub(crate) mod ugi;
 pub use command::{parse_request, Command};
-pub use input::{read_line, RawLine, MAX_LINE_BYTES};
+pub use driver::{Driver, DriverState, Host, ReadAhead};
+pub use input::read_line;
 pub use interpreter::{Exit, Interpreter, Options, Turn};
-pub use reply::{info_line, stream_head, VERSION};
+pub use reply::VERSION;
 pub use session::{Session, Step};
 pub use trust::Trust;
 
 mod read_loop;
-pub use read_loop::{read_ahead, run};
+pub use read_loop::run;

@@ -1,339 +1,202 @@
-//! The interpreter's loop on a reader and a writer: [`run`], and the read-ahead that catches a `stop` while a search runs.
+//! The stdio host of the protocol's [`Driver`]: [`run`] reads its input in chunks on the
+//! calling thread between commands, and on a thread of its own beside a search; writes and
+//! flushes every reply; and hands the input to the UGI dialect when the session asks for it.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
-use super::command::{parse_request, Command};
-use super::input::{clean_line, read_line, RawLine};
-use super::interpreter::{Exit, Interpreter, Options, Turn};
-use super::reply::{info_line, stream_head};
-use super::search::{Finished, Search};
-use super::{reply, ugi};
+use super::driver::{Driver, DriverState, Host, ReadAhead};
+use super::interpreter::{Exit, Interpreter, Options};
+use super::ugi;
 
 /// The size of the input buffer: a piped script is read in few system calls.
 const INPUT_BUFFER_BYTES: usize = 64 * 1024;
 
-/// What a search's read-ahead hands back: the input, and the first line after the search that
-/// gets a reply (blank and comment lines are skipped), the end of the input, or a read error.
-struct ReadAhead<R> {
+/// The input, and what reading it beside the last search gave.
+struct Beside<R> {
     input: BufReader<R>,
-    next: io::Result<Option<RawLine>>,
+    ahead: ReadAhead,
+    /// Whether the input ended, or why reading it failed.
+    ended: io::Result<bool>,
 }
 
-/// The lines of the input, in order. They are read on the interpreter's own thread, so when a
-/// command runs nothing else is reading: `quit` and the end of a run leave no thread behind,
-/// however the input was going to go on. Only while a search runs is the input read on a thread
-/// of its own, and only up to the first line that gets a reply, which is all that can stop the
-/// search; that thread is joined when the interpreter wants its next line.
-struct Lines<R> {
-    /// The input; `None` while a read-ahead has it.
-    input: Option<BufReader<R>>,
-    /// The read-ahead of the last search, if it has not been joined yet.
-    ahead: Option<JoinHandle<ReadAhead<R>>>,
-    /// The next line, once [`Lines::wait`] has read it.
-    waiting: Option<io::Result<Option<RawLine>>>,
-}
+/// A thread reading beside a search, while it has not been joined.
+struct Reader<R>(Option<JoinHandle<Beside<R>>>);
 
-impl<R: Read + Send + 'static> Lines<R> {
-    fn new(input: R) -> Self {
-        Lines {
-            input: Some(BufReader::with_capacity(INPUT_BUFFER_BYTES, input)),
-            ahead: None,
-            waiting: None,
-        }
-    }
-
-    /// The input, for another dialect to read on; `None` while a read-ahead holds it (never
-    /// between commands, when the interpreter itself reads).
-    fn into_input(mut self) -> Option<BufReader<R>> {
-        self.input.take()
-    }
-
-    /// Waits until the next line that gets a reply has been read (or the input has ended), and
-    /// keeps it for [`Lines::next`].
-    fn wait(&mut self) {
-        if self.waiting.is_none() {
-            self.waiting = Some(self.read_next());
-        }
-    }
-
-    /// The next line to run; `None` at the end of input.
-    fn next(&mut self) -> io::Result<Option<RawLine>> {
-        match self.waiting.take() {
-            Some(line) => line,
-            None => self.read_next(),
-        }
-    }
-
-    fn read_next(&mut self) -> io::Result<Option<RawLine>> {
-        if let Some(ahead) = self.ahead.take() {
-            let ahead = ahead
-                .join()
-                .map_err(|_| io::Error::other("the reading thread failed"))?;
-            self.input = Some(ahead.input);
-            return ahead.next;
-        }
-        match &mut self.input {
-            Some(input) => read_line(input),
-            None => Ok(None),
-        }
-    }
-
-    /// Runs `search` on this thread while another reads ahead: a `stop` or `quit` that is the
-    /// first command after the search stops it at once. A later one waits its turn, so a script
-    /// means the same however fast it is read.
-    fn search(&mut self, search: Box<Search>) -> Finished {
-        self.read_ahead(&search);
-        search.run()
-    }
-
-    /// Runs a streaming analysis on this thread, handing its `info` lines to `emit`, while
-    /// another reads ahead: any line that gets a reply ends it.
-    fn stream(
-        &mut self,
-        search: Box<Search>,
-        emit: &mut dyn FnMut(&reply::Info) -> io::Result<()>,
-    ) -> (Finished, io::Result<()>) {
-        self.read_ahead(&search);
-        search.run_stream(emit)
-    }
-
-    /// Starts reading ahead beside `search`, for the line that may stop it.
-    fn read_ahead(&mut self, search: &Search) {
-        if let Some(mut input) = self.input.take() {
-            let stop = search.stop_flag();
-            let any_line = search.is_stream();
-            self.ahead = Some(thread::spawn(move || {
-                let next = read_ahead(&mut input, &stop, any_line);
-                ReadAhead { input, next }
-            }));
-        }
-    }
-}
-
-impl<R> Drop for Lines<R> {
-    /// A read-ahead still running when the interpreter stops early (a failed search in strict
+impl<R> Drop for Reader<R> {
+    /// A read-ahead still running when the session stops early (a failed search in strict
     /// mode, a closed output) may be waiting on a read of standard input, which nothing can
     /// interrupt: it is joined only if it has finished, and otherwise ends with that read.
     fn drop(&mut self) {
-        if let Some(ahead) = self.ahead.take() {
-            if ahead.is_finished() {
-                let _ = ahead.join();
+        if let Some(reader) = self.0.take() {
+            if reader.is_finished() {
+                let _ = reader.join();
             }
         }
     }
 }
 
-/// Reads up to the first line that gets a reply, and gives it back; sets `stop` (a search's
-/// [`Search::stop_flag`]) if that line is `stop` or `quit`, or with `any_line` (a streaming
-/// analysis) whatever it is.
-pub fn read_ahead(
-    input: &mut impl BufRead,
-    stop: &AtomicBool,
-    any_line: bool,
-) -> io::Result<Option<RawLine>> {
-    let next = loop {
-        match read_line(input) {
-            Ok(Some(line)) if !is_command(&line) => {}
-            next => break next,
-        }
-    };
-    if let Ok(Some(line)) = &next {
-        if any_line || stops_search(line) {
-            stop.store(true, Ordering::Relaxed);
-        }
+/// The driver's host on a reader and a writer. The input is read on the driver's own thread,
+/// so when a command runs nothing else is reading: `quit` and the end of a run leave no thread
+/// behind, however the input was going to go on. Only while a search runs is it read on a
+/// thread of its own, and only up to the first line after the search that gets a reply, which
+/// is all that can stop it; that thread is joined when the driver wants more input.
+struct Stdio<R, W> {
+    output: W,
+    /// The input; `None` while a read-ahead has it.
+    input: Option<BufReader<R>>,
+    reader: Reader<R>,
+}
+
+impl<R: Read + Send + 'static, W: Write> Host for Stdio<R, W> {
+    fn write(&mut self, text: &str) -> io::Result<()> {
+        self.output.write_all(text.as_bytes())?;
+        self.output.flush()
     }
-    next
-}
 
-/// Whether a line is `stop` or `quit`, which end a running search.
-fn stops_search(line: &RawLine) -> bool {
-    let RawLine::Bytes(bytes) = line else {
-        return false;
-    };
-    matches!(clean_line(bytes), Ok(Some(text))
-        if matches!(parse_request(text).command, Ok(Command::Stop | Command::Quit)))
-}
-
-/// Whether a line gets a reply (anything but blank and comment lines).
-fn is_command(line: &RawLine) -> bool {
-    match line {
-        RawLine::TooLong => true,
-        RawLine::Bytes(bytes) => !matches!(clean_line(bytes), Ok(None)),
+    fn read_ahead(&mut self, mut ahead: ReadAhead) -> Option<ReadAhead> {
+        let Some(mut input) = self.input.take() else {
+            return Some(ahead);
+        };
+        self.reader.0 = Some(thread::spawn(move || {
+            let ended = read_beside(&mut input, &mut ahead);
+            Beside {
+                input,
+                ahead,
+                ended,
+            }
+        }));
+        None
     }
 }
 
-/// Runs the interpreter until `quit`, end of input, or (strict) the first failure. Every reply
+impl<R: Read + Send + 'static, W: Write> Stdio<R, W> {
+    /// Hands `driver` its next input: what was read beside the last search, or else a chunk
+    /// read here, or the end of the input.
+    fn step(&mut self, driver: &mut Driver, chunk: &mut Vec<u8>) -> io::Result<DriverState> {
+        if let Some(reader) = self.reader.0.take() {
+            let beside = reader
+                .join()
+                .map_err(|_| io::Error::other("the reading thread failed"))?;
+            self.input = Some(beside.input);
+            let ended = beside.ended?;
+            let state = driver.resume(beside.ahead, self)?;
+            return match ended {
+                true => driver.end(self),
+                false => Ok(state),
+            };
+        }
+        match &mut self.input {
+            Some(input) => read_chunk(input, chunk)?,
+            None => chunk.clear(),
+        }
+        match chunk.is_empty() {
+            true => driver.end(self),
+            false => driver.feed(chunk, self),
+        }
+    }
+}
+
+/// Replaces `chunk` with what `input` holds next, reading if it must; empty at the end.
+fn read_chunk(input: &mut impl BufRead, chunk: &mut Vec<u8>) -> io::Result<()> {
+    chunk.clear();
+    loop {
+        match input.fill_buf() {
+            Ok(bytes) => {
+                chunk.extend_from_slice(bytes);
+                break;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    input.consume(chunk.len());
+    Ok(())
+}
+
+/// Reads beside a search until `ahead` has the line after it; whether the input ended first.
+fn read_beside(input: &mut impl BufRead, ahead: &mut ReadAhead) -> io::Result<bool> {
+    let mut chunk = Vec::new();
+    loop {
+        read_chunk(input, &mut chunk)?;
+        if chunk.is_empty() {
+            ahead.end();
+            return Ok(true);
+        }
+        if ahead.push(&chunk) {
+            return Ok(false);
+        }
+    }
+}
+
+/// Runs the protocol until `quit`, end of input, or (strict) the first failure. Every reply
 /// is flushed as soon as it is written. A search runs on this thread while another reads ahead
 /// for a `stop`. When the first line is `ugi`, the rest of the session is in the UGI dialect
 /// ([`ugi::run`]).
 pub fn run(
     input: impl Read + Send + 'static,
-    mut output: impl Write + Send,
+    output: impl Write + Send,
     options: Options,
 ) -> io::Result<Exit> {
-    let mut interpreter = Interpreter::threaded(options);
-    let mut lines = Lines::new(input);
-    while let Some(raw) = lines.next()? {
-        let answer = match interpreter.answer(&raw) {
-            Turn::Silent => continue,
-            Turn::Ugi => {
-                let Some(input) = lines.into_input() else {
+    let mut host = Stdio {
+        output,
+        input: Some(BufReader::with_capacity(INPUT_BUFFER_BYTES, input)),
+        reader: Reader(None),
+    };
+    let mut driver = Driver::new(Interpreter::threaded(options));
+    let mut chunk = Vec::new();
+    loop {
+        match host.step(&mut driver, &mut chunk)? {
+            DriverState::Open => {}
+            DriverState::Over(exit) => return Ok(exit),
+            DriverState::Ugi => {
+                // `ugi` is the first line, so no read-ahead has the input.
+                let Some(input) = host.input.take() else {
                     return Ok(Exit::EndOfInput);
                 };
-                return ugi::run(input, output, ugi::Opening::Greeted, options.trust).map(|end| {
-                    match end {
+                let input = io::Cursor::new(driver.into_unread()).chain(input);
+                let greeted = ugi::Opening::Greeted;
+                return ugi::run(input, &mut host.output, greeted, options.trust).map(
+                    |end| match end {
                         ugi::End::Quit => Exit::Quit,
                         ugi::End::EndOfInput => Exit::EndOfInput,
-                    }
-                });
+                    },
+                );
             }
-            Turn::Reply(answer) => answer,
-            Turn::Search(id, search) if search.is_stream() => {
-                // `=` at once, `info` lines as they come, and the empty line that ends the
-                // reply once the next command has arrived.
-                output.write_all(stream_head(id).as_bytes())?;
-                output.flush()?;
-                let mut emit = |info: &reply::Info| {
-                    output.write_all(info_line(info).as_bytes())?;
-                    output.write_all(b"\n")?;
-                    output.flush()
-                };
-                let (finished, written) = lines.stream(search, &mut emit);
-                written?;
-                interpreter.end_stream(finished);
-                lines.wait();
-                output.write_all(b"\n")?;
-                output.flush()?;
-                continue;
-            }
-            Turn::Search(id, search) => {
-                let finished = lines.search(search);
-                interpreter.finish(id, finished)
-            }
-        };
-        output.write_all(answer.framed.as_bytes())?;
-        output.flush()?;
-        if let Some(exit) = answer.exit {
-            return Ok(exit);
         }
     }
-    Ok(Exit::EndOfInput)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::VecDeque;
+    use std::sync::Arc;
+
     use super::*;
-    use crate::protocol::MAX_LINE_BYTES;
 
-    fn transcript(input: &[u8]) -> String {
-        let mut out = Vec::new();
-        run(
-            io::Cursor::new(input.to_vec()),
-            &mut out,
-            Options::default(),
-        )
-        .unwrap();
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn blank_and_comment_lines_get_no_reply() {
-        assert_eq!(
-            transcript(b"\n   \n# note\nfen # trailing comment\n"),
-            "= 7/7/7/7/7/7 x\n\n"
-        );
-    }
-
-    #[test]
-    fn crlf_and_a_missing_final_newline_work() {
-        assert_eq!(
-            transcript(b"play 4\r\nfen"),
-            "= ply 1, o to move\n\n= 3x3/7/7/7/7/7 o\n\n"
-        );
-    }
-
-    #[test]
-    fn bad_bytes_are_refused_by_position() {
-        assert_eq!(
-            transcript(b"fe\xffn\n"),
-            "? the line is not valid UTF-8 (byte 0xff at column 3)\n\n"
-        );
-        assert_eq!(
-            transcript(b"fen\x00\n"),
-            "? the line contains the control character U+0000 at column 4; commands are printable text\n\n"
-        );
-        // In a comment too: a refused line is never run, whatever follows the `#`.
-        assert_eq!(
-            transcript(b"fen # \x01\n# \x1b[31m\n"),
-            "? the line contains the control character U+0001 at column 7; commands are printable text\n\n\
-             ? the line contains the control character U+001B at column 3; commands are printable text\n\n"
-        );
-        // Nor does a line hold what a client may take for a line break, and so for a reply.
-        assert_eq!(
-            transcript("name o a\u{2028}= forged\nfen\u{2029}\n".as_bytes()),
-            "? the line contains the line separator U+2028 at column 9; commands are printable text\n\n\
-             ? the line contains the paragraph separator U+2029 at column 4; commands are printable text\n\n"
-        );
-    }
-
-    #[test]
-    fn over_long_lines_are_refused_and_the_next_line_still_runs() {
-        let mut input = vec![b'a'; MAX_LINE_BYTES + 10];
-        input.extend_from_slice(b"\nprotocol_version\n");
-        assert_eq!(
-            transcript(&input),
-            format!("? the line is longer than {MAX_LINE_BYTES} bytes and was ignored\n\n= 3\n\n")
-        );
-    }
-
-    #[test]
-    fn strict_mode_stops_at_the_first_failure() {
-        let mut out = Vec::new();
-        let exit = run(
-            &b"play 9\nfen\n"[..],
-            &mut out,
-            Options {
-                strict: true,
-                ..Options::default()
-            },
-        )
-        .unwrap();
-        assert_eq!(exit, Exit::Failed);
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "? column 9 is off the board (columns 1-7)\n\n"
-        );
-    }
-
-    /// A script, then `fen` lines for ever, as a person or a GUI that never closes its end:
-    /// reading it to the end would never finish. The token tells whether it is still held.
+    /// Input handed out a piece per read, as a person or a GUI types it, then `fen` lines for
+    /// ever, as from one that never closes its end: reading it to the end would never finish.
+    /// The token tells whether it is still held.
     struct Endless {
-        script: io::Cursor<&'static [u8]>,
-        _token: std::sync::Arc<()>,
+        pieces: VecDeque<&'static [u8]>,
+        _token: Arc<()>,
     }
 
     impl Read for Endless {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            match self.script.read(buf)? {
-                0 => {
-                    let line = b"fen\n";
-                    let n = line.len().min(buf.len());
-                    buf[..n].copy_from_slice(&line[..n]);
-                    Ok(n)
-                }
-                n => Ok(n),
-            }
+            let piece = self.pieces.pop_front().unwrap_or(b"fen\n");
+            // The buffer is larger than any piece here.
+            buf[..piece.len()].copy_from_slice(piece);
+            Ok(piece.len())
         }
     }
 
-    /// Runs `script` and what follows it; the input must be let go of when `run` returns.
-    fn run_endless(script: &'static [u8]) -> String {
-        let token = std::sync::Arc::new(());
+    /// Runs `pieces` and what follows them; the input must be let go of when `run` returns.
+    fn run_endless(pieces: &[&'static [u8]]) -> String {
+        let token = Arc::new(());
         let input = Endless {
-            script: io::Cursor::new(script),
-            _token: std::sync::Arc::clone(&token),
+            pieces: pieces.iter().copied().collect(),
+            _token: Arc::clone(&token),
         };
         let mut out = Vec::new();
         assert_eq!(
@@ -341,7 +204,7 @@ mod tests {
             Exit::Quit
         );
         assert_eq!(
-            std::sync::Arc::strong_count(&token),
+            Arc::strong_count(&token),
             1,
             "the input is still held after quit"
         );
@@ -351,7 +214,7 @@ mod tests {
     #[test]
     fn quit_leaves_nothing_reading_the_input() {
         assert_eq!(
-            run_endless(b"play 4\nquit\n"),
+            run_endless(&[b"play 4\nquit\n"]),
             "= ply 1, o to move\n\n=\n\n"
         );
     }
@@ -359,8 +222,13 @@ mod tests {
     #[test]
     fn quit_during_a_search_leaves_nothing_reading_the_input() {
         // Without the opening book the empty board takes minutes to solve: only the `quit` read
-        // beside it ends it soon.
-        let out = run_endless(b"hash 2\nbook off\nsolve\n\n# comment\nquit\n");
+        // beside it, a line per read, ends it soon.
+        let out = run_endless(&[
+            b"hash 2\nbook off\nsolve\n",
+            b"\n",
+            b"# comment\n",
+            b"quit\n",
+        ]);
         assert!(
             out.starts_with(
                 "= hash 2 MiB\n\n= book off\n\n? the search stopped before it found the exact score"
@@ -368,5 +236,26 @@ mod tests {
             "{out}"
         );
         assert!(out.ends_with(")\n\n=\n\n"), "{out}");
+    }
+
+    #[test]
+    fn a_line_begun_before_a_search_is_finished_by_what_is_read_beside_it() {
+        // `st` came with the `solve`; the `op` read beside the search makes it a `stop`.
+        let out = run_endless(&[b"hash 2\nbook off\nsolve\nst", b"op\nfen\nquit\n"]);
+        assert!(out.contains("\n\n? the search stopped before"), "{out}");
+        assert!(out.ends_with(")\n\n=\n\n= 7/7/7/7/7/7 x\n\n=\n\n"), "{out}");
+    }
+
+    #[test]
+    fn ugi_as_the_first_line_hands_the_rest_to_the_dialect() {
+        let mut out = Vec::new();
+        let input = io::Cursor::new(b"\nugi\nisready\nquit\n".to_vec());
+        assert_eq!(
+            run(input, &mut out, Options::default()).unwrap(),
+            Exit::Quit
+        );
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("id name c4"), "{out}");
+        assert!(out.ends_with("ugiok\nreadyok\n"), "{out}");
     }
 }

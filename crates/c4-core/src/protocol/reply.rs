@@ -428,7 +428,7 @@ fn status_lines(
 
 /// An `info` line, without its line ending: `info nodes 812 scores -2 -1..3 full … pv 4 4 3`
 /// for the exact search, `info depth 3 nodes 40 values 51 win full … pv 2` for the heuristic.
-pub fn info_line(info: &Info) -> String {
+pub(crate) fn info_line(info: &Info) -> String {
     let mut line = String::from("info");
     if let Some(depth) = info.depth {
         line.push_str(&format!(" depth {depth}"));
@@ -460,7 +460,7 @@ pub fn info_line(info: &Info) -> String {
 
 /// The start of a streaming reply, written at once: the marker and the id, alone on their line.
 /// `info` lines follow, one per line, and an empty line ends the reply as usual.
-pub fn stream_head(id: Option<u64>) -> String {
+pub(crate) fn stream_head(id: Option<u64>) -> String {
     match id {
         Some(id) => format!("={id}\n"),
         None => "=\n".to_string(),

@@ -131,7 +131,7 @@ pub(super) fn share_work<S: Send, R: Send>(
 /// the next positions when it has finished its last, on its own table, with the same book.
 /// Unlike a solver's threads ([`Solver::set_threads`]), which share one table to search one
 /// position faster, these search different positions and share nothing.
-pub struct Pool {
+pub(crate) struct Pool {
     solvers: Vec<Solver>,
 }
 
@@ -141,7 +141,7 @@ impl Pool {
     ///
     /// # Errors
     /// [`SolverError::TableMemory`]: the system refused a table's memory.
-    pub fn new(
+    pub(crate) fn new(
         threads: usize,
         table_bits: u32,
         book: Option<Arc<Book>>,
@@ -162,7 +162,7 @@ impl Pool {
     /// `found` has said no (it returns whether to go on), each thread finishes the chunk it is
     /// on and takes no other; the results done meanwhile still come. A panic in `work` stops
     /// every thread and reaches the caller once they have finished the chunk they were on.
-    pub fn run<R: Send>(
+    pub(crate) fn run<R: Send>(
         &mut self,
         count: usize,
         chunk: usize,

@@ -5,11 +5,13 @@
 //! while this thread reads on, answers `isready` at once and stops the search on `stop`. (The
 //! protocol runs a search on the interpreter's thread and reads ahead only the one line that
 //! may stop it; UGI must answer every `isready` during a search, so here the reader stays on
-//! this thread and the search moves.) Lines are read and cleaned as the protocol's are; the
-//! grammar is [`command`], the state [`session`], the replies [`reply`].
+//! this thread and the search moves, and the protocol's [`Driver`], built for a reader that
+//! hands over one line during a search, is not used.) Lines are read and cleaned as the
+//! protocol's are; the grammar is [`command`], the state [`session`], the replies [`reply`].
 //! `protocol.md` ("The UGI dialect") is its contract.
 //!
 //! [`Search`]: crate::protocol::Search
+//! [`Driver`]: crate::protocol::Driver
 
 pub(crate) mod budget;
 pub(crate) mod command;
