@@ -8,8 +8,9 @@
 //! interpreter's session and its stdio loop). They are re-exported here under the same names.
 //! This crate adds the front ends that need a terminal, signals or the command line: [`play`]
 //! (the terminal game), [`batch`] (solver batch mode, checkpoints and benchmark), [`split`] (a
-//! solve split into jobs, as files for a cluster) and
-//! [`bookbuild`] (building and checking books) → [`cmd`], the command line: its words, running
+//! solve split into jobs, as files for a cluster),
+//! [`bookbuild`] (building and checking books) and [`serve`] (the GUI's server: the page, and a
+//! `c4 --untrusted` per WebSocket) → [`cmd`], the command line: its words, running
 //! the mode asked for and the exit status, called by a thin `main.rs`.
 
 pub use c4_core::{engine, notation, protocol, rules, solver, textio};
@@ -18,4 +19,5 @@ pub mod batch;
 pub mod bookbuild;
 pub mod cmd;
 pub mod play;
+pub mod serve;
 pub mod split;

@@ -12,6 +12,7 @@ use super::signals;
 use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
 use crate::bookbuild::BuildError;
 use crate::protocol::{self, ugi, Options};
+use crate::serve::{self, ServeError};
 use crate::solver::SplitSettings;
 use crate::split::{self, SplitRunError};
 use crate::textio::book::BookFileError;
@@ -64,6 +65,9 @@ pub enum Failure {
     /// `c4 split` could not do what it was asked.
     #[error("c4 split: {0}")]
     Split(#[from] SplitRunError),
+    /// `c4 serve` could not serve.
+    #[error("{0}")]
+    Serve(#[from] ServeError),
     /// Reading standard input or writing standard output failed.
     #[error("c4: {}", describe(.0))]
     Io(#[from] io::Error),
@@ -77,7 +81,10 @@ impl Failure {
             Failure::Usage(_) | Failure::UnusableBook { .. } | Failure::BenchFile(_) => EXIT_USAGE,
             Failure::Book(BuildError::BookFile(_)) => EXIT_USAGE,
             Failure::Split(e) if e.is_usage() => EXIT_USAGE,
-            Failure::Book(_) | Failure::Io(_) | Failure::Split(_) => EXIT_FAILURE,
+            Failure::Serve(e) if e.is_usage() => EXIT_USAGE,
+            Failure::Book(_) | Failure::Io(_) | Failure::Split(_) | Failure::Serve(_) => {
+                EXIT_FAILURE
+            }
         }
     }
 
@@ -189,6 +196,10 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                     split::merge(&folder, &c4, &mut stdout)?;
                 }
             }
+            Ok(Done::Success)
+        }
+        Some(Mode::Serve(args)) => {
+            serve::run(&args.options(), &mut io::stderr())?;
             Ok(Done::Success)
         }
         Some(Mode::Book(args)) => {
