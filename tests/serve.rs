@@ -430,6 +430,10 @@ fn engines_and_connections_past_their_bounds_are_refused_with_a_sentence() {
     while server.get("/").0 != 200 {
         assert!(Instant::now() < deadline, "the connections were not freed");
     }
+    // WebSockets count among them.
+    let sockets: Vec<_> = (0..3).map(|_| server.websocket(&server.origin())).collect();
+    assert_eq!(server.get("/").0, 503);
+    drop(sockets);
 }
 
 #[test]

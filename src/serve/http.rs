@@ -4,6 +4,7 @@
 //! engine starts and the connection is handed to [`session`]. Every response carries the
 //! security headers ([`SECURITY_HEADERS`]); every refusal says why in a sentence.
 
+use std::cell::Cell;
 use std::convert::Infallible;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -19,7 +20,7 @@ use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpStream;
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 
 use super::files::{Missing, Page};
 use super::origin::Origins;
@@ -63,15 +64,23 @@ pub(super) struct Server {
     pub(super) header_timeout: Duration,
     /// How long a WebSocket may stay without a word from its client.
     pub(super) idle_timeout: Duration,
+    /// Becomes true when the server stops: every session then ends.
+    pub(super) stopping: watch::Receiver<bool>,
 }
 
 /// Serves one connection until it closes, or until its WebSocket (if it asks for one) has been
-/// handed over.
-pub(super) async fn serve_connection(stream: TcpStream, server: Rc<Server>) {
+/// handed over, with the connection's place among those allowed (`slot`), which the WebSocket's
+/// session then keeps.
+pub(super) async fn serve_connection(
+    stream: TcpStream,
+    server: Rc<Server>,
+    slot: OwnedSemaphorePermit,
+) {
     let header_timeout = server.header_timeout;
+    let slot = Rc::new(Cell::new(Some(slot)));
     let service = service_fn(move |request| {
-        let server = Rc::clone(&server);
-        async move { Ok::<_, Infallible>(answer(request, &server)) }
+        let (server, slot) = (Rc::clone(&server), Rc::clone(&slot));
+        async move { Ok::<_, Infallible>(answer(request, &server, &slot)) }
     });
     let connection = http1::Builder::new()
         .timer(TokioTimer::new())
@@ -84,9 +93,13 @@ pub(super) async fn serve_connection(stream: TcpStream, server: Rc<Server>) {
 }
 
 /// The response to one request.
-fn answer(mut request: Request<Incoming>, server: &Server) -> Response<Full<Bytes>> {
+fn answer(
+    mut request: Request<Incoming>,
+    server: &Server,
+    slot: &Cell<Option<OwnedSemaphorePermit>>,
+) -> Response<Full<Bytes>> {
     let mut response = if is_upgrade(&request) {
-        upgrade(&mut request, server)
+        upgrade(&mut request, server, slot)
     } else {
         file(&request, &server.page)
     };
@@ -150,8 +163,12 @@ fn file(request: &Request<Incoming>, page: &Page) -> Response<Full<Bytes>> {
 }
 
 /// A WebSocket upgrade: checked, an engine started, `101 Switching Protocols` answered, and the
-/// connection handed to a session once hyper lets it go.
-fn upgrade(request: &mut Request<Incoming>, server: &Server) -> Response<Full<Bytes>> {
+/// connection handed to a session once hyper lets it go, with its `slot`.
+fn upgrade(
+    request: &mut Request<Incoming>,
+    server: &Server,
+    slot: &Cell<Option<OwnedSemaphorePermit>>,
+) -> Response<Full<Bytes>> {
     if request.uri().path() != ENGINE_PATH {
         return refusal(
             StatusCode::NOT_FOUND,
@@ -213,12 +230,26 @@ fn upgrade(request: &mut Request<Incoming>, server: &Server) -> Response<Full<By
     let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
     let upgrading = hyper::upgrade::on(request);
     let (handshake, idle) = (server.header_timeout, server.idle_timeout);
+    let connection = slot.take();
+    let mut stopping = server.stopping.clone();
     tokio::task::spawn_local(async move {
-        // The engine is killed if the handshake does not finish (dropped with it).
-        if let Ok(Ok(upgraded)) = tokio::time::timeout(handshake, upgrading).await {
-            session::run(TokioIo::new(upgraded), engine, idle).await;
+        let stopped = async move {
+            // The server's end, or its sender gone with it: either way, stop.
+            let _ = stopping.wait_for(|stopped| *stopped).await;
+        };
+        tokio::pin!(stopped);
+        let upgraded = tokio::select! {
+            upgraded = tokio::time::timeout(handshake, upgrading) => upgraded.ok(),
+            () = &mut stopped => None,
+        };
+        match upgraded {
+            Some(Ok(upgraded)) => {
+                session::run(TokioIo::new(upgraded), engine, idle, stopped).await;
+            }
+            // The handshake did not finish, or the server is stopping: the engine goes.
+            _ => session::end_engine(engine).await,
         }
-        drop(permit);
+        drop((permit, connection));
     });
     let mut response = Response::new(Full::new(Bytes::new()));
     *response.status_mut() = StatusCode::SWITCHING_PROTOCOLS;

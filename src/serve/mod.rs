@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Semaphore};
 
 use files::Page;
 use http::Server;
@@ -36,6 +36,9 @@ pub const ENGINE_PATH: &str = "/engine";
 /// The largest WebSocket message (and frame) taken from a client: a protocol line is far
 /// smaller. A larger frame is refused from its header, before its payload is read.
 pub const MAX_MESSAGE: usize = 64 * 1024;
+
+/// How long the engines have to end once the server is stopped.
+const STOPPING: Duration = Duration::from_secs(5);
 
 /// How long a connection past the bound is kept to be told so.
 const REFUSING: Duration = Duration::from_secs(1);
@@ -154,6 +157,7 @@ pub fn run(options: &ServeOptions, log: &mut dyn Write) -> Result<(), ServeError
             options.max_engines,
         )
         .map_err(io_error)?;
+        let (stop, stopping) = watch::channel(false);
         let server = Rc::new(Server {
             page,
             origins: Origins::new(options.address, bound.port()),
@@ -162,10 +166,19 @@ pub fn run(options: &ServeOptions, log: &mut dyn Write) -> Result<(), ServeError
             max_engines: options.max_engines,
             header_timeout: options.header_timeout,
             idle_timeout: options.idle_timeout,
+            stopping,
         });
         let local = tokio::task::LocalSet::new();
         local
-            .run_until(accept_until_stopped(listener, server, max_connections))
+            .run_until(async {
+                let signal = accept_until_stopped(listener, &server, max_connections).await?;
+                // Every session ends, killing its engine and waiting for it to exit, before the
+                // server does (those that cannot in time are killed as the runtime drops them).
+                let _ = stop.send(true);
+                let all = u32::try_from(options.max_engines).unwrap_or(u32::MAX);
+                let _ = tokio::time::timeout(STOPPING, server.engines.acquire_many(all)).await;
+                Ok(signal)
+            })
             .await
     });
     // Dropping the runtime drops every connection's task, and with each its engine, killed.
@@ -220,7 +233,7 @@ fn raise_open_file_limit() -> u64 {
 /// name.
 async fn accept_until_stopped(
     listener: TcpListener,
-    server: Rc<Server>,
+    server: &Rc<Server>,
     max_connections: usize,
 ) -> Result<&'static str, ServeError> {
     let connections = Arc::new(Semaphore::new(max_connections));
@@ -242,11 +255,8 @@ async fn accept_until_stopped(
         let _ = stream.set_nodelay(true);
         match Arc::clone(&connections).try_acquire_owned() {
             Ok(permit) => {
-                let server = Rc::clone(&server);
-                tokio::task::spawn_local(async move {
-                    http::serve_connection(stream, server).await;
-                    drop(permit);
-                });
+                let server = Rc::clone(server);
+                tokio::task::spawn_local(http::serve_connection(stream, server, permit));
             }
             Err(_) => {
                 tokio::task::spawn_local(refuse_connection(stream, max_connections));

@@ -45,6 +45,8 @@ enum End {
     Drained,
     /// The engine wrote a line over the cap.
     EngineLineTooLong,
+    /// The server is stopping.
+    Stopping,
 }
 
 impl End {
@@ -65,6 +67,7 @@ impl End {
                 format!("nothing came for {} s", idle.as_secs_f64()),
             ),
             End::EngineEnded | End::Drained => (CloseCode::Normal, "the engine ended".to_string()),
+            End::Stopping => (CloseCode::Away, "the server is stopping".to_string()),
             End::EngineLineTooLong => (
                 CloseCode::Error,
                 format!("the engine wrote a line over {} KiB", MAX_MESSAGE / 1024),
@@ -89,10 +92,12 @@ pub(super) fn start_engine(engine: &Path) -> io::Result<Child> {
         .spawn()
 }
 
-/// Runs the session on an upgraded connection until it ends; the engine is killed then.
-pub(super) async fn run<S>(stream: S, mut engine: Child, idle: Duration)
+/// Runs the session on an upgraded connection until it ends, or until `stopping` (the server's
+/// end) comes; the engine is killed then, and waited for.
+pub(super) async fn run<S, F>(stream: S, mut engine: Child, idle: Duration, stopping: F)
 where
     S: AsyncRead + AsyncWrite + Unpin,
+    F: std::future::Future<Output = ()>,
 {
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE))
@@ -102,7 +107,7 @@ where
     let socket = WebSocketStream::from_raw_socket(stream, Role::Server, Some(config)).await;
     let (mut sink, mut messages) = socket.split();
     let (Some(stdin), Some(stdout)) = (engine.stdin.take(), engine.stdout.take()) else {
-        return;
+        return end_engine(engine).await;
     };
     let heard = Cell::new(Instant::now());
     // The engine's lines on their way to the client: a few at most, so that the engine waits
@@ -126,6 +131,7 @@ where
         tokio::select! {
             end = to_engine => end,
             end = from_engine_to_client => end,
+            () = stopping => End::Stopping,
         }
     };
     let _ = engine.start_kill();
@@ -133,6 +139,12 @@ where
         let _ = tokio::time::timeout(CLOSING, sink.send(Message::Close(Some(frame)))).await;
     }
     let _ = tokio::time::timeout(CLOSING, sink.close()).await;
+    end_engine(engine).await;
+}
+
+/// Kills an engine, and waits for it to exit.
+pub(super) async fn end_engine(mut engine: Child) {
+    let _ = engine.start_kill();
     let _ = engine.wait().await;
 }
 
