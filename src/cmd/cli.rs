@@ -877,6 +877,40 @@ mod tests {
     }
 
     #[test]
+    fn serve_flags_have_their_defaults_and_ranges() {
+        let parse = |text: &str| Cli::try_parse_from(text.split_whitespace());
+        let Some(Mode::Serve(serve)) = parse("c4 serve").unwrap().command else {
+            panic!("not serve");
+        };
+        let options = serve.options();
+        assert_eq!(options.address.to_string(), "127.0.0.1");
+        assert_eq!((options.port, options.max_engines), (8080, 8));
+        assert_eq!(options.dist, PathBuf::from("web/dist"));
+        assert_eq!(options.header_timeout, Duration::from_secs(10));
+        assert_eq!(options.idle_timeout, Duration::from_secs(30));
+        let Some(Mode::Serve(serve)) = parse("c4 serve --address :: --idle-timeout 0.5")
+            .unwrap()
+            .command
+        else {
+            panic!("not serve");
+        };
+        assert!(serve.address.is_ipv6());
+        assert_eq!(serve.idle_timeout, Duration::from_millis(500));
+        for bad in [
+            "c4 serve --max-engines 0",
+            "c4 serve --max-engines 1025",
+            "c4 serve --max-connections 0",
+            "c4 serve --header-timeout 0",
+            "c4 serve --idle-timeout soon",
+            "c4 serve --address localhost:80",
+            "c4 serve --port 65536",
+        ] {
+            let kind = parse(bad).unwrap_err().kind();
+            assert_eq!(kind, ErrorKind::ValueValidation, "{bad}");
+        }
+    }
+
+    #[test]
     fn solve_and_bench_flags() {
         let parse = |text: &str| Cli::try_parse_from(text.split_whitespace());
         let Some(Mode::Solve(solve)) = parse("c4 solve --weak --threads 2").unwrap().command else {

@@ -2,10 +2,10 @@
 //! HTTP and, at [`ENGINE_PATH`], runs one `c4 --untrusted` per WebSocket connection, a child
 //! process of its own with its standard input and output on the socket, killed when the socket
 //! closes. Anything that reaches the port is treated as hostile (docs/gui.md, "Who can reach
-//! what"): a WebSocket only from the page's own origin ([`origin`]), bounded numbers of
+//! what"): a WebSocket only from the page's own origin (`origin.rs`), bounded numbers of
 //! connections and engines, timeouts on every stage of a connection, a cap on a message's size,
-//! security headers on every response ([`http`]), and files only from the page's folder
-//! ([`files`]). The sessions themselves are [`session`]'s.
+//! security headers on every response (`http.rs`), and files only from the page's folder
+//! (`files.rs`). The sessions themselves are `session.rs`'s.
 //!
 //! This module owns the process-level parts: the runtime, the listening socket, the open-file
 //! limit, and the signals that stop it.
