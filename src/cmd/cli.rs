@@ -166,7 +166,7 @@ pub struct ServeArgs {
     pub header_timeout: Duration,
     /// Seconds a WebSocket may go without a word from its client (pings, which a live client
     /// answers, are sent every third of it); then it is closed and its engine killed
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "25", value_parser = seconds)]
     pub idle_timeout: Duration,
 }
 
@@ -887,7 +887,7 @@ mod tests {
         assert_eq!((options.port, options.max_engines), (8080, 8));
         assert_eq!(options.dist, PathBuf::from("web/dist"));
         assert_eq!(options.header_timeout, Duration::from_secs(10));
-        assert_eq!(options.idle_timeout, Duration::from_secs(30));
+        assert_eq!(options.idle_timeout, Duration::from_secs(25));
         let Some(Mode::Serve(serve)) = parse("c4 serve --address :: --idle-timeout 0.5")
             .unwrap()
             .command

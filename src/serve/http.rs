@@ -44,8 +44,9 @@ pub(super) const SECURITY_HEADERS: [(&str, &str); 6] = [
     ("cross-origin-resource-policy", "same-origin"),
 ];
 
-/// The largest request head (and read buffer) hyper keeps for a connection.
-const MAX_HEAD: usize = 16 * 1024;
+/// The largest request head (and read buffer) hyper keeps for a connection: far more than a
+/// browser sends, cookies of other programs on localhost included; the buffer starts at 8 KiB.
+const MAX_HEAD: usize = 64 * 1024;
 
 /// What every connection shares.
 #[derive(Debug)]

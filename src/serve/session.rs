@@ -199,7 +199,7 @@ where
 
 /// The queue's messages to the client, and a ping every third of the idle timeout; until the
 /// queue is empty and closed ([`End::Drained`]), the client goes, or nothing has come from it
-/// for the whole timeout.
+/// for the whole timeout (checked at the moment it runs out).
 async fn to_client<S>(
     mut queue: mpsc::Receiver<Message>,
     sink: &mut S,
@@ -216,11 +216,13 @@ where
                 Some(message) => message,
                 None => return End::Drained,
             },
-            _ = ticks.tick() => {
+            _ = ticks.tick() => Message::Ping(bytes::Bytes::new()),
+            // Checked again when it comes: something may have been heard meanwhile.
+            () = tokio::time::sleep_until(heard.get() + idle) => {
                 if heard.get().elapsed() >= idle {
                     return End::Idle;
                 }
-                Message::Ping(bytes::Bytes::new())
+                continue;
             }
         };
         match tokio::time::timeout(idle, sink.send(message)).await {
