@@ -16,7 +16,7 @@ fn scratch(name: &str) -> PathBuf {
     common::empty_folder("cli", name)
 }
 
-const SUBCOMMANDS: [&[&str]; 7] = [
+const SUBCOMMANDS: [&[&str]; 8] = [
     &[],
     &["play"],
     &["solve"],
@@ -24,6 +24,7 @@ const SUBCOMMANDS: [&[&str]; 7] = [
     &["book"],
     &["book", "build"],
     &["ugi"],
+    &["serve"],
 ];
 
 #[test]

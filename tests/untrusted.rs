@@ -1,4 +1,4 @@
-//! `c4 --untrusted`, the mode `web/serve` starts for pages in a browser: runs the real binary on
+//! `c4 --untrusted`, the mode `c4 serve` starts for pages in a browser: runs the real binary on
 //! every script in `fixtures/untrusted/` (`*.c4` as `c4 --untrusted`, `*.ugi` as `c4 ugi
 //! --untrusted`), snapshots each transcript, and checks that the folder it ran in, holding copies
 //! of `fixtures/files/`, is exactly as it was: no file read into the game, written or added.

@@ -50,14 +50,71 @@ function defaultGame() {
   };
 }
 
-function loadGame() {
-  try {
-    const game = JSON.parse(localStorage.getItem(STORAGE_KEY));
-    if (game && Array.isArray(game.players) && Array.isArray(game.moves)) return game;
-  } catch {
-    // an unreadable record is ignored: the default game starts
+// A colour as the page stores and draws it; nothing else is put into a style.
+const COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+/** Why a player of a saved record cannot be used, in words (never quoting the record), or null. */
+function playerFault(player) {
+  if (player === null || typeof player !== "object") return "entry is not a player";
+  const { token, name, colour, level } = player;
+  if (typeof token !== "string" || [...token].length !== 1 || /[\s#\p{Cc}]/u.test(token)) {
+    return "token is not one character (a space or '#' cannot be one)";
+  }
+  if (typeof name !== "string" || name.length === 0 || name.length > 64 || /[#\p{Cc}]/u.test(name)) {
+    return "name is not 1-64 characters without '#'";
+  }
+  if (typeof colour !== "string" || !COLOUR.test(colour)) return "colour is not a colour (#rrggbb)";
+  if (!LEVELS.some(([value]) => value === level)) return "player is neither a person nor a computer level of this page";
+  return null;
+}
+
+/** Why a saved record cannot be set up, in words (never quoting it), or null: every field is
+ * checked for its type, length and range, as the new-game dialog would have made it. */
+function recordFault(record) {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return "it is not a game";
+  const whole = (value, lo, hi) => Number.isInteger(value) && value >= lo && value <= hi;
+  if (!whole(record.width, 1, 16) || !whole(record.height, 1, 16)) return "its board is not 1-16 cells a side";
+  if (!whole(record.connect, 2, 16)) return "its connect length is not 2-16";
+  if (typeof record.earlyDraw !== "boolean") return "its early draw rule is neither on nor off";
+  const players = record.players;
+  if (!Array.isArray(players) || players.length < 2 || players.length > 8) return "it does not have 2-8 players";
+  for (const [i, player] of players.entries()) {
+    const fault = playerFault(player);
+    if (fault !== null) return `player ${i + 1}'s ${fault}`;
+  }
+  if (new Set(players.map((p) => p.token)).size !== players.length) return "two players have the same token";
+  const start = record.start;
+  if (start !== null && (typeof start !== "string" || start.length > 400 || /[#\p{Cc}]/u.test(start))) {
+    return "its start position is not a FEN";
+  }
+  const moves = record.moves;
+  if (!Array.isArray(moves) || moves.length > record.width * record.height || !moves.every((m) => whole(m, 1, record.width))) {
+    return "its moves are not columns of its board";
   }
   return null;
+}
+
+// Why the saved game was not used, for the page to say once it is drawn (null: it was, or there
+// was none).
+let savedGameFault = null;
+
+/** The game saved in the browser, checked (see recordFault) and copied field by field; null if
+ * there is none or it cannot be used (savedGameFault then says why). */
+function loadGame() {
+  let record;
+  try {
+    record = JSON.parse(localStorage.getItem(STORAGE_KEY));
+  } catch (error) {
+    // storage may be off (private mode): nothing is saved; text that is not JSON is a fault
+    if (error instanceof SyntaxError) savedGameFault = "it is not a record of a game";
+    return null;
+  }
+  if (record === null) return null;
+  savedGameFault = recordFault(record);
+  if (savedGameFault !== null) return null;
+  const { width, height, connect, earlyDraw, start, moves } = record;
+  const players = record.players.map(({ token, name, colour, level }) => ({ token, name, colour, level }));
+  return { width, height, connect, earlyDraw, players, start, moves: [...moves] };
 }
 
 function saveGame() {
@@ -186,8 +243,9 @@ function ordinal(n) {
 const params = new URLSearchParams(location.search);
 // Which c4 (c4-client.js): by default c4 as WebAssembly in a worker of this page (web/build's
 // static folder); `?engine=native`, a native c4 through a WebSocket to the server of this page
-// (web/serve); `?engine=ws://HOST:PORT/`, one elsewhere.
-const ENGINE = engineOf(params.get("engine"));
+// (`c4 serve`); `?engine=ws://HOST:PORT/PATH`, one elsewhere, once the user has confirmed it.
+const CHOSEN = engineOf(params.get("engine"));
+const ENGINE = CHOSEN.engine;
 
 // The analysis while a person thinks. A worker reads the next command only when its search ends
 // (crates/c4-wasm, "Stopping"), and interrupting it means a fresh worker with a cold table (see
@@ -198,10 +256,31 @@ const ANALYSIS = ENGINE.startsWith("worker:")
   ? "analyze stream interval 250 nodes 5000000"
   : "analyze stream interval 250";
 
+/**
+ * The engine `?engine=` asks for, as C4Client takes it, and why another was taken instead, if it
+ * was. A WebSocket to this page's own server (the same host and port, ws: for http:, wss: for
+ * https:) is taken as it is; one elsewhere only if the user confirms it, since a link could
+ * otherwise hand the game and the players' names to anyone's server. Anything else, or an
+ * address the user declines, leaves c4 in the page.
+ */
 function engineOf(asked) {
-  if (asked === null || asked === "worker") return "worker:";
-  if (asked === "native") return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
-  return asked;
+  const inPage = "worker:";
+  if (asked === null || asked === "worker") return { engine: inPage };
+  const own = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}`;
+  if (asked === "native") return { engine: `${own}/engine` };
+  let url = null;
+  try {
+    url = new URL(asked);
+  } catch {
+    // not an address: said below
+  }
+  if (url === null || (url.protocol !== "ws:" && url.protocol !== "wss:")) {
+    return { engine: inPage, declined: "The page's address asks for an engine that is not a ws:// or wss:// address; c4 runs in this page instead." };
+  }
+  if (`${url.protocol}//${url.host}` === own) return { engine: url.href };
+  const question = `This link asks the page to play through an engine at ${url.href}, which is not this page's own server. It would see your game and the players' names. Connect to it?`;
+  if (window.confirm(question)) return { engine: url.href };
+  return { engine: inPage, declined: `The engine at ${url.href} was not used (it is not this page's own server); c4 runs in this page instead.` };
 }
 
 let engine = null; // the connection, once c4 holds the game (see connect)
@@ -608,25 +687,45 @@ async function startGame(settings) {
 const $ = (id) => document.getElementById(id);
 let cursor = 4;
 
-function shapeSvg(index, colour, token) {
-  const shape = SHAPES[index % SHAPES.length];
-  const paths = {
-    circle: '<circle cx="50" cy="50" r="44"/>',
-    square: '<rect x="9" y="9" width="82" height="82" rx="10"/>',
-    triangle: '<polygon points="50,5 95,90 5,90"/>',
-    diamond: '<polygon points="50,3 97,50 50,97 3,50"/>',
-    hexagon: '<polygon points="27,8 73,8 96,50 73,92 27,92 4,50"/>',
-    star: '<polygon points="50,3 61,37 97,37 68,58 79,94 50,72 21,94 32,58 3,37 39,37"/>',
-    cross: '<polygon points="35,4 65,4 65,35 96,35 96,65 65,65 65,96 35,96 35,65 4,65 4,35 35,35"/>',
-    pentagon: '<polygon points="50,4 96,38 78,94 22,94 4,38"/>',
-  };
-  const textY = shape === "triangle" ? 72 : shape === "pentagon" ? 64 : 62;
-  const label = token ? `<text x="50" y="${textY}" text-anchor="middle">${escapeHtml(token)}</text>` : "";
-  return `<svg viewBox="0 0 100 100" class="token ${shape}" style="--colour:${colour}" aria-hidden="true">${paths[shape]}${label}</svg>`;
+const SVG = "http://www.w3.org/2000/svg";
+// Each shape's element and attributes, in a 100 x 100 box.
+const SHAPE_PARTS = {
+  circle: ["circle", { cx: 50, cy: 50, r: 44 }],
+  square: ["rect", { x: 9, y: 9, width: 82, height: 82, rx: 10 }],
+  triangle: ["polygon", { points: "50,5 95,90 5,90" }],
+  diamond: ["polygon", { points: "50,3 97,50 50,97 3,50" }],
+  hexagon: ["polygon", { points: "27,8 73,8 96,50 73,92 27,92 4,50" }],
+  star: ["polygon", { points: "50,3 61,37 97,37 68,58 79,94 50,72 21,94 32,58 3,37 39,37" }],
+  cross: ["polygon", { points: "35,4 65,4 65,35 96,35 96,65 65,65 65,96 35,96 35,65 4,65 4,35 35,35" }],
+  pentagon: ["polygon", { points: "50,4 96,38 78,94 22,94 4,38" }],
+};
+
+/** A colour to draw with: a `#rrggbb` colour as it is, anything else grey. */
+function safeColour(colour) {
+  return COLOUR.test(colour) ? colour : "#888888";
 }
 
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function svgElement(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+/** Player `index`'s token as an SVG element, built with the DOM (no markup): its shape, its
+ * colour and, if given, the token's character as text. */
+function shapeSvg(index, colour, token) {
+  const shape = SHAPES[index % SHAPES.length];
+  const svg = svgElement("svg", { viewBox: "0 0 100 100", class: `token ${shape}`, "aria-hidden": "true" });
+  svg.style.setProperty("--colour", safeColour(colour));
+  const [tag, attributes] = SHAPE_PARTS[shape];
+  svg.append(svgElement(tag, attributes));
+  if (token) {
+    const y = shape === "triangle" ? 72 : shape === "pentagon" ? 64 : 62;
+    const label = svgElement("text", { x: 50, y, "text-anchor": "middle" });
+    label.textContent = token;
+    svg.append(label);
+  }
+  return svg;
 }
 
 function playerIndex(token) {
@@ -686,7 +785,7 @@ function render() {
       if (col === cursor) cell.classList.add("cursor-col");
       if (token !== null) {
         const index = playerIndex(token);
-        cell.innerHTML = shapeSvg(index, game.players[index]?.colour ?? "#888", token);
+        cell.append(shapeSvg(index, game.players[index]?.colour, token));
         cell.dataset.token = token;
         if (winning.has(`${col},${row}`)) cell.classList.add("win");
         if (col === lastCol && row === lastRow) {
@@ -806,9 +905,13 @@ function renderPlayers() {
     const item = document.createElement("li");
     if (view.toMove === p.token && !isOver()) item.classList.add("to-move");
     const level = levelWords(p.level);
-    item.innerHTML = `${shapeSvg(i, p.colour, p.token)}<span class="name"></span><span class="level"></span>`;
-    item.querySelector(".name").textContent = `${p.name} (${p.token})`;
-    item.querySelector(".level").textContent = level;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = `${p.name} (${p.token})`;
+    const levelText = document.createElement("span");
+    levelText.className = "level";
+    levelText.textContent = level;
+    item.append(shapeSvg(i, p.colour, p.token), name, levelText);
     list.append(item);
   });
 }
@@ -822,8 +925,9 @@ function renderMoves() {
     const item = document.createElement("li");
     item.value = startPly + i + 1;
     const p = game.players[(startPly + i) % n];
-    item.innerHTML = `${shapeSvg((startPly + i) % n, p.colour, "")}<span></span>`;
-    item.querySelector("span").textContent = `${p.token} ${col}`;
+    const text = document.createElement("span");
+    text.textContent = `${p.token} ${col}`;
+    item.append(shapeSvg((startPly + i) % n, p.colour, ""), text);
     item.title = `ply ${startPly + i + 1}: ${p.name} played column ${col}`;
     list.append(item);
   });
@@ -860,7 +964,7 @@ function renderScores() {
       cell.setAttribute("aria-label", cell.title);
       if (words.winner !== null) {
         const index = playerIndex(words.winner);
-        cell.style.setProperty("--colour", game.players[index].colour);
+        cell.style.setProperty("--colour", safeColour(game.players[index]?.colour));
         cell.classList.add("winning");
       }
     }
@@ -950,15 +1054,16 @@ function matchPlayerCount() {
 function addPlayerRow(i, p) {
   const row = document.createElement("tr");
   row.innerHTML = `
-    <td><span class="swatch">${shapeSvg(i, p.colour, "")}</span><input class="p-token" maxlength="1" size="1" aria-label="Player ${i + 1}'s token" required></td>
+    <td><span class="swatch"></span><input class="p-token" maxlength="1" size="1" aria-label="Player ${i + 1}'s token" required></td>
     <td><input class="p-name" maxlength="64" aria-label="Player ${i + 1}'s name"></td>
     <td><input class="p-colour" type="color" aria-label="Player ${i + 1}'s colour"></td>
     <td><select class="p-level" aria-label="Who plays player ${i + 1}"><option value="person">a person</option><optgroup label="the computer">${LEVELS.slice(1).map(([v, t]) => `<option value="${v}">${t}</option>`).join("")}</optgroup></select></td>`;
+  row.querySelector(".swatch").append(shapeSvg(i, p.colour, ""));
   row.querySelector(".p-token").value = p.token;
   row.querySelector(".p-name").value = p.name;
-  row.querySelector(".p-colour").value = p.colour;
+  row.querySelector(".p-colour").value = safeColour(p.colour);
   row.querySelector(".p-colour").addEventListener("input", (e) => {
-    row.querySelector(".swatch").innerHTML = shapeSvg(i, e.target.value, "");
+    row.querySelector(".swatch").replaceChildren(shapeSvg(i, e.target.value, ""));
   });
   row.querySelector(".p-level").value = LEVELS.some(([v]) => v === p.level) ? p.level : "perfect";
   $("g-player-table").querySelector("tbody").append(row);
@@ -1074,4 +1179,6 @@ for (const [button, field] of [["copy-fen", "fen"], ["copy-moves", "moves-text"]
   });
 }
 
+if (savedGameFault !== null) showMessage(`The game saved in this browser could not be used (${savedGameFault}); a new game starts.`, "error");
+if (CHOSEN.declined) showMessage(CHOSEN.declined, "error");
 connect();

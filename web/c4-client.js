@@ -1,7 +1,7 @@
 // c4-client.js: a client for the c4 protocol (protocol.md), with two ways to reach c4:
 //   - a Web Worker running c4 compiled to WebAssembly (c4-worker.js, web/build): nothing to
 //     install, served by any static server; one thread, no files;
-//   - a WebSocket to a native c4 (web/serve): threads, big tables, an engine of one's own.
+//   - a WebSocket to a native c4 (`c4 serve`): threads, big tables, an engine of one's own.
 //
 // This module knows the protocol's framing and nothing about the game: it numbers every command,
 // writes it as one line, reads the reply that carries the same id and hands it back as a promise.
@@ -16,9 +16,9 @@
 //   - `analyze stream` answers `=ID` at once and then `info` lines until the next command is sent,
 //     which ends it (its empty line is written, then the new command runs).
 //
-// websocketd (the server, see web/serve) starts one c4 per connection and turns every line c4
-// writes into one WebSocket message, the empty lines included; the worker posts what c4 writes as
-// it writes it (a whole reply, or one line of a stream). A message we send may hold several lines.
+// `c4 serve` (the server, src/serve/) starts one c4 per connection and turns every line c4 writes
+// into one WebSocket message, the empty lines included; the worker posts what c4 writes as it
+// writes it (a whole reply, or one line of a stream). A message we send may hold several lines.
 
 /** The engine refused a command: `message` is its own words (the text after `?ID `). */
 export class RefusedError extends Error {
@@ -168,7 +168,7 @@ class WorkerTransport {
 /**
  * One connection to one c4: a worker of this page, or a native c4 through a WebSocket.
  *
- *   const c4 = new C4Client("worker:");                // or "ws://localhost:8080/"
+ *   const c4 = new C4Client("worker:");         // or "ws://localhost:8080/engine"
  *   await c4.connect();
  *   const reply = await c4.send("play 4");      // {text: "ply 1, o to move", lines: []}
  *   const status = await c4.send("status");     // {text: "", lines: ["to-move o", ...]}

@@ -34,7 +34,7 @@ async function compile() {
   if (!response.ok) {
     throw new Error(
       `the server answered ${response.status} for ${ENGINE.pathname}; web/build builds it into ` +
-        "web/dist/ (the page of web/serve reaches its native c4 with ?engine=native)",
+        "web/dist/, which c4 serve serves (with a native c4 too, at ?engine=native)",
     );
   }
   try {

@@ -1,9 +1,10 @@
 //! The command line's words: `c4 [--strict]` (the protocol interpreter) and the subcommands
-//! `play`, `solve`, `bench`, `book` and `ugi`, parsed by clap, with every help and usage text
+//! `play`, `solve`, `bench`, `book`, `ugi`, `split` and `serve`, parsed by clap, with every help and usage text
 //! generated from the definitions here. This module turns flags into each front end's settings
 //! (reading the book file `--book` names); running them is [`super`]'s.
 
 use std::fmt;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
@@ -13,11 +14,12 @@ use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand};
 
 use super::book::BookArgs;
-use super::values::{board_sides, board_size, column_numbering, positive};
+use super::values::{board_sides, board_size, column_numbering, positive, seconds};
 use crate::batch::{
     table_for_board, BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing,
 };
 use crate::play::{OptionError, PlayOptions, Program};
+use crate::serve::ServeOptions;
 use c4_core::Book;
 use c4_core::Counting;
 use c4_core::ThreadCount;
@@ -122,6 +124,66 @@ pub enum Mode {
         writes the score as c4 solve does (docs/cluster.md). With Ray: python -m c4.cluster."
     )]
     Split(SplitArgs),
+    /// Serve the GUI: the page, and a native c4 per WebSocket
+    #[command(
+        display_name = "c4",
+        long_about = "Serve the GUI in the browser: the page that web/build builds into \
+        web/dist (c4 as WebAssembly in the page), and at /engine a WebSocket to a native c4, one \
+        'c4 --untrusted' per connection, killed when it closes (the page's ?engine=native). \
+        Where it listens is said on standard error; SIGINT (Ctrl-C) or SIGTERM stops it. Only the \
+        page's own origin may open a WebSocket, messages are at most 64 KiB, and engines and \
+        connections are bounded (docs/gui.md, \"Who can reach what\")."
+    )]
+    Serve(ServeArgs),
+}
+
+/// `c4 serve`'s flags.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on: 127.0.0.1 (this machine only), or e.g. 0.0.0.0 for every
+    /// interface (a phone on the same network can then play)
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+    pub address: IpAddr,
+    /// The port to listen on (0: any free one, named in the URL printed)
+    #[arg(long, value_name = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// The page's folder, as web/build makes it
+    #[arg(long, value_name = "DIR", default_value = "web/dist")]
+    pub dist: PathBuf,
+    /// At most N engines (WebSocket connections) at once; the next is refused with 503 (1-1024)
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub max_engines: u16,
+    /// At most N connections at once, WebSockets included; the next is refused with 503
+    /// (lowered to what the open-file limit allows)
+    #[arg(long, value_name = "N", default_value_t = 16384, value_parser = positive)]
+    pub max_connections: usize,
+    /// Run this program per WebSocket instead of this c4 (still given --untrusted): another
+    /// engine that speaks the protocol
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// Seconds a client has to send a request's headers, and to finish a WebSocket's handshake
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    pub header_timeout: Duration,
+    /// Seconds a WebSocket may go without a word from its client (pings, which a live client
+    /// answers, are sent every third of it); then it is closed and its engine killed
+    #[arg(long, value_name = "SECONDS", default_value = "25", value_parser = seconds)]
+    pub idle_timeout: Duration,
+}
+
+impl ServeArgs {
+    /// The server's settings.
+    pub fn options(&self) -> ServeOptions {
+        ServeOptions {
+            address: self.address,
+            port: self.port,
+            dist: self.dist.clone(),
+            engine: self.engine.clone(),
+            max_engines: usize::from(self.max_engines),
+            max_connections: self.max_connections,
+            header_timeout: self.header_timeout,
+            idle_timeout: self.idle_timeout,
+        }
+    }
 }
 
 /// `c4 split`'s subcommands.
@@ -811,6 +873,40 @@ mod tests {
         assert_eq!(o.computers, [('o', Level::Random), ('a', Level::Perfect)]);
         assert_eq!(o.width, 6);
         assert!(play("--computer o=random --human o").computers.is_empty());
+    }
+
+    #[test]
+    fn serve_flags_have_their_defaults_and_ranges() {
+        let parse = |text: &str| Cli::try_parse_from(text.split_whitespace());
+        let Some(Mode::Serve(serve)) = parse("c4 serve").unwrap().command else {
+            panic!("not serve");
+        };
+        let options = serve.options();
+        assert_eq!(options.address.to_string(), "127.0.0.1");
+        assert_eq!((options.port, options.max_engines), (8080, 8));
+        assert_eq!(options.dist, PathBuf::from("web/dist"));
+        assert_eq!(options.header_timeout, Duration::from_secs(10));
+        assert_eq!(options.idle_timeout, Duration::from_secs(25));
+        let Some(Mode::Serve(serve)) = parse("c4 serve --address :: --idle-timeout 0.5")
+            .unwrap()
+            .command
+        else {
+            panic!("not serve");
+        };
+        assert!(serve.address.is_ipv6());
+        assert_eq!(serve.idle_timeout, Duration::from_millis(500));
+        for bad in [
+            "c4 serve --max-engines 0",
+            "c4 serve --max-engines 1025",
+            "c4 serve --max-connections 0",
+            "c4 serve --header-timeout 0",
+            "c4 serve --idle-timeout soon",
+            "c4 serve --address localhost:80",
+            "c4 serve --port 65536",
+        ] {
+            let kind = parse(bad).unwrap_err().kind();
+            assert_eq!(kind, ErrorKind::ValueValidation, "{bad}");
+        }
     }
 
     #[test]

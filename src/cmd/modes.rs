@@ -10,6 +10,7 @@ use super::cli::{self, usage_error, Cli, Mode, SplitStep};
 #[cfg(unix)]
 use super::signals;
 use crate::batch::{run_batch_solve, run_bench, run_empty_board_bench, BenchError, BenchLog};
+use crate::serve::{self, ServeError};
 use crate::split::{self, SplitRunError};
 use c4_core::describe_io_error;
 use c4_core::BookFileError;
@@ -64,6 +65,9 @@ pub enum Failure {
     /// `c4 split` could not do what it was asked.
     #[error("c4 split: {0}")]
     Split(#[from] SplitRunError),
+    /// `c4 serve` could not serve.
+    #[error("{0}")]
+    Serve(#[from] ServeError),
     /// Reading standard input or writing standard output failed.
     #[error("c4: {}", describe_io_error(.0))]
     Io(#[from] io::Error),
@@ -77,7 +81,10 @@ impl Failure {
             Failure::Usage(_) | Failure::UnusableBook { .. } | Failure::BenchFile(_) => EXIT_USAGE,
             Failure::Book(BuildError::BookFile(_)) => EXIT_USAGE,
             Failure::Split(e) if e.is_usage() => EXIT_USAGE,
-            Failure::Book(_) | Failure::Io(_) | Failure::Split(_) => EXIT_FAILURE,
+            Failure::Serve(e) if e.is_usage() => EXIT_USAGE,
+            Failure::Book(_) | Failure::Io(_) | Failure::Split(_) | Failure::Serve(_) => {
+                EXIT_FAILURE
+            }
         }
     }
 
@@ -189,6 +196,10 @@ pub fn run(cli: Cli) -> Result<Done, Failure> {
                     split::merge(&folder, &c4, &mut stdout)?;
                 }
             }
+            Ok(Done::Success)
+        }
+        Some(Mode::Serve(args)) => {
+            serve::run(&args.options(), &mut io::stderr())?;
             Ok(Done::Success)
         }
         Some(Mode::Book(args)) => {

@@ -1,6 +1,6 @@
 //! The values of the command line's flags, read as clap calls for them (`WIDTHxHEIGHT`, whole
 //! numbers, column numberings), with the reasons clap shows for a value refused; shared by
-//! `c4 solve`, `c4 bench`, `c4 split` (cli.rs) and `c4 book` (book.rs).
+//! `c4 solve`, `c4 bench`, `c4 split`, `c4 serve` (cli.rs) and `c4 book` (book.rs).
 
 use std::str::FromStr;
 
@@ -38,6 +38,14 @@ pub(super) fn positive(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err("expected a whole number from 1".to_string()),
+    }
+}
+
+/// A time in seconds, fractions allowed, from 0.1 to a day.
+pub(super) fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.1..=86400.0).contains(&s) => Ok(std::time::Duration::from_secs_f64(s)),
+        _ => Err("expected a number of seconds from 0.1 to 86400".to_string()),
     }
 }
 

@@ -1,17 +1,18 @@
-"""The GUI, driven in a real headless Chromium, on both ways it reaches c4: c4 compiled to
-WebAssembly in a worker of the page (web/dist/ from web/build, served by Python's static server),
-and a native c4 served by websocketd (web/serve).
+"""The GUI, driven in a real headless Chromium, on both ways it reaches c4, each served by
+`c4 serve` as README.md starts it: c4 compiled to WebAssembly in a worker of the page (web/dist/
+from web/build), and a native c4 per WebSocket (`?engine=native`).
 
 Every answer the page shows is checked against c4 itself, run directly as a reference process:
 the moves, the FEN, the highlighted winning cells (`status`), every column's score (`analyze`) and
 the estimates where the solver does not play (`analyze stream`). Screenshots of each state go to
 target/gui-screenshots/. Run it with tests/browser/run (see README.md, "The GUI").
 
-Needs: Debian's chromium and websocketd, and Playwright for Python (`pip install playwright`; its
-own browser download is not used); web/dist/ built (tests/browser/run builds it). Waits are on conditions, with generous limits for a slow,
+Needs: Debian's chromium, and Playwright for Python (`pip install playwright`; its own browser
+download is not used); the release c4 and web/dist/ built (tests/browser/run builds them). Waits are on conditions, with generous limits for a slow,
 loaded machine; nothing is asserted after a fixed sleep.
 """
 
+import json
 import os
 import re
 import shutil
@@ -132,21 +133,20 @@ class Served:
 
 
 class Server(Served):
-    """web/serve itself, as README starts it: websocketd serving web/ and one `c4 --untrusted`
-    (or `engine`, through C4_ENGINE) per connection, from the page's own origin only."""
+    """`c4 serve` as README starts it, the native transport: the page of web/dist/ (or `dist`) and
+    one `c4 --untrusted` (or `engine`, given with --engine) per WebSocket, from the page's own
+    origin only."""
 
-    def __init__(self, engine=None):
-        env = dict(os.environ)
-        if engine is not None:
-            env["C4_ENGINE"] = str(engine)
-        # web/serve ends in `exec websocketd`: this process is websocketd, c4s its children.
-        super().__init__("websocketd", lambda port: [ROOT / "web" / "serve", port], cwd=ROOT, env=env)
+    def __init__(self, engine=None, dist=DIST):
+        extra = ["--engine", engine] if engine is not None else []
+        super().__init__("c4 serve", lambda port: [C4, "serve", "--port", port, "--dist", dist] + extra,
+                         cwd=ROOT)
         # The page reaches this server's c4 through the WebSocket; the client, the same.
         self.page_url = f"{self.url}?engine=native"
-        self.engine = f"ws://127.0.0.1:{self.port}/"
+        self.engine = f"ws://127.0.0.1:{self.port}/engine"
 
     def engines(self):
-        """The c4 processes websocketd runs now (its children), read from /proc."""
+        """The engines c4 serve runs now (its children), read from /proc."""
         children = []
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
@@ -160,13 +160,12 @@ class Server(Served):
         return children
 
 
-class StaticServer(Served):
-    """web/dist/ served by Python's static server, as README says: c4 as WebAssembly in a worker
-    of the page, the page's default."""
+class WorkerServer(Server):
+    """`c4 serve`'s page without `?engine=native`: c4 as WebAssembly in a worker of the page, the
+    page's default."""
 
     def __init__(self):
-        super().__init__("the static server", lambda port: [
-            sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", DIST, port])
+        super().__init__()
         self.page_url = self.url
         self.engine = "worker:"
 
@@ -341,7 +340,7 @@ def upgrade(port, origin):
     """A WebSocket upgrade sent by hand to 127.0.0.1:`port` with `origin` (none if None): the
     open socket and the status line of the answer."""
     s = socket.create_connection(("127.0.0.1", port), timeout=30)
-    request = (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+    request = (f"GET /engine HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                "Sec-WebSocket-Version: 13\r\n")
     if origin is not None:
@@ -364,8 +363,9 @@ def wait_engines(server, count):
 
 
 def test_served_safely(context, server):
-    """web/serve's defences (docs/gui.md, "Who can reach what"): a WebSocket only from the page's
-    own origin, at most 8 engines at once, and each engine refusing every file command."""
+    """c4 serve's defences (docs/gui.md, "Who can reach what"): a WebSocket only from the page's
+    own origin, at most 8 engines at once, and each engine refusing every file command. (The
+    others, timeouts and caps, are tests/serve.rs's.)"""
     port = server.port
     # By hand: only the two forms of the page's own origin are served.
     for origin, expected in [(None, "403"), ("null", "403"), ("http://evil.example", "403"),
@@ -388,7 +388,7 @@ def test_served_safely(context, server):
                  ws.onopen = () => { ws.send("save README.md"); resolve("open"); };
                  ws.onclose = (e) => resolve(`closed ${e.code}`);
                })""",
-            f"ws://127.0.0.1:{port}/")
+            f"ws://127.0.0.1:{port}/engine")
         assert result == "closed 1006", (other, result)
     page.close()
     # At most 8 engines at once: the main page's own connection is one of them.
@@ -399,7 +399,7 @@ def test_served_safely(context, server):
         s, status = upgrade(port, f"http://localhost:{port}")
         sockets.append(s)
         statuses.append(status.split(" ")[1])
-    assert statuses == ["101"] * (8 - before) + ["429"], statuses
+    assert statuses == ["101"] * (8 - before) + ["503"], statuses
     wait_engines(server, 8)
     for s in sockets:
         s.close()
@@ -430,15 +430,92 @@ def test_served_safely(context, server):
     assert (ROOT / "README.md").read_bytes() == readme
 
 
-def test_page_without_its_engine(context, server):
-    """web/serve's page opened without ?engine=native looks for the worker's engine, which web/
-    does not hold: the page says where it is built, instead of only that the engine is away."""
+def test_page_without_its_engine(context):
+    """The page served without its WebAssembly engine (a folder of web/'s files alone, as a
+    static server would serve them) opened without ?engine=native: the page says where the
+    engine is built, instead of only that it is away."""
+    folder = Path(tempfile.mkdtemp(prefix="c4-gui-page-"))
+    for name in ["index.html", "style.css", "app.js", "c4-client.js", "c4-worker.js"]:
+        shutil.copy(ROOT / "web" / name, folder / name)
+    server = Server(dist=folder)
     page = context.new_page()
-    page.goto(server.url)
-    expect(page.locator("#connection-text")).to_contain_text(
-        "The engine is not answering: the engine could not be loaded: the server answered 404 for "
-        "/c4.wasm; web/build builds it", timeout=WAIT_MS)
-    page.close()
+    try:
+        page.goto(server.url)
+        expect(page.locator("#connection-text")).to_contain_text(
+            "The engine is not answering: the engine could not be loaded: the server answered 404 "
+            "for /c4.wasm; web/build builds it", timeout=WAIT_MS)
+    finally:
+        page.close()
+        server.close()
+        shutil.rmtree(folder)
+
+
+def test_poisoned_saved_game(context, server):
+    """A saved game whose player colour would be markup if put into the page as it is
+    (`#000"><img ...>`) runs nothing and adds nothing: the page refuses the record, says why,
+    and starts a new game. So does a record with moves off its board."""
+    poison = '#000"><img src=x onerror=window.__pwned=1>'
+    players = [{"token": "x", "name": "Ann", "colour": poison, "level": "person"},
+               {"token": "o", "name": "Bob", "colour": "#f2b705", "level": "person"}]
+    record = {"width": 7, "height": 6, "connect": 4, "earlyDraw": False, "players": players,
+              "start": None, "moves": [4, 4]}
+    for saved, fault in [(record, "player 1's colour is not a colour (#rrggbb)"),
+                         ({**record, "players": players[1:] + [{**players[1], "token": "x"}],
+                           "moves": [4, 9]}, "its moves are not columns of its board"),
+                         ("{not json", "it is not a record of a game")]:
+        text = saved if isinstance(saved, str) else json.dumps(saved)
+        page = context.new_page()
+        page.add_init_script(f"localStorage.setItem('c4-gui-game', {json.dumps(text)});")
+        page.goto(server.page_url)
+        wait_turn(page, "person")
+        expect(page.locator("#message-text")).to_have_text(
+            f"The game saved in this browser could not be used ({fault}); a new game starts.")
+        assert page.evaluate("typeof window.__pwned") == "undefined"
+        assert page.locator("img").count() == 0
+        assert page_moves(page) == [], page_moves(page)
+        expect(page.locator("#players li .name")).to_have_text(["You (x)", "Computer (o)"])
+        page.close()
+
+
+def test_foreign_engine(context, server):
+    """`?engine=` naming a WebSocket elsewhere than the page's own server (here a socket of the
+    test's own, on 127.0.0.2) is reached only if the user confirms: dismissed, nothing connects
+    to it, and the page says so and plays in the page; confirmed, the page connects to it."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.2", 0))
+    listener.listen()
+    foreign = f"ws://127.0.0.2:{listener.getsockname()[1]}/"
+    try:
+        page = context.new_page()
+        asked = []
+        page.on("dialog", lambda dialog: (asked.append((dialog.type, dialog.message)), dialog.dismiss()))
+        page.goto(f"{server.url}?engine={foreign}")
+        expect(page.locator("#message-text")).to_have_text(
+            f"The engine at {foreign} was not used (it is not this page's own server); c4 runs in "
+            "this page instead.", timeout=WAIT_MS)
+        wait_turn(page, "person")
+        assert len(asked) == 1 and asked[0][0] == "confirm" and foreign in asked[0][1], asked
+        page.close()
+        listener.setblocking(False)
+        try:
+            connection, _ = listener.accept()
+            connection.close()
+            raise AssertionError(f"the page connected to {foreign}, which the user declined")
+        except BlockingIOError:
+            pass  # nothing came
+        # Confirmed, it connects (the check above can see a connection).
+        listener.setblocking(True)
+        listener.settimeout(WAIT_MS / 1000)
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{server.url}?engine={foreign}")
+        connection, _ = listener.accept()
+        request = connection.recv(4096).decode(errors="replace").lower()
+        connection.close()
+        page.close()
+        assert request.startswith("get / http/1.1") and "upgrade: websocket" in request, request
+    finally:
+        listener.close()
 
 
 def test_page_engine_refusals(context, server):
@@ -828,7 +905,32 @@ def test_other_protocol(context):
         shutil.rmtree(folder)
 
 
-def steps(transport, server, context, page, ref):
+def test_under_csp(browser_type, server):
+    """The page as c4 serve serves it, its Content-Security-Policy enforced (the other steps'
+    browser bypasses it, so that Playwright may evaluate the test's own expressions in the page):
+    it loads, reaches its engine, shows exact scores and plays a game's first moves, and breaks no
+    rule of the policy (each violation is an error in the console)."""
+    browser = browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    try:
+        page = browser.new_context(viewport={"width": 1100, "height": 820}).new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(server.page_url)
+        expect(page.locator("#analysis")).to_have_attribute("data-state", "exact", timeout=WAIT_MS)
+        expect(page.locator("#engine")).to_have_text(re.compile(r"^Engine: c4 \d+\.\d+\.\d+"))
+        expect(page.locator("#players li .token")).to_have_count(2)
+        page.click("#drops button[data-col='4']")
+        # You (x) against the computer: its answer follows.
+        expect(page.locator("#moves-text")).to_have_value(re.compile(r"^4\d$"), timeout=WAIT_MS)
+        expect(page.locator("#analysis")).to_have_attribute("data-state", "exact", timeout=WAIT_MS)
+        shot(page, "15-under-csp")
+        assert not errors, f"errors in the page under its CSP: {errors}"
+    finally:
+        browser.close()
+
+
+def steps(transport, server, context, page, ref, browser_type):
     """The checks for one way of reaching c4, in order. The worker has no process to kill and no
     server to defend: those checks are the native engine's only; it has the page's refusals
     instead."""
@@ -836,6 +938,7 @@ def steps(transport, server, context, page, ref):
     native = transport == "native"
     return [
         ("protocol client", lambda: test_protocol_client(page, ref, server)),
+        ("under the server's Content-Security-Policy", lambda: test_under_csp(browser_type, server)),
         ("served safely", lambda: test_served_safely(context, server)) if native else
         ("refusals of the page's engine", lambda: test_page_engine_refusals(context, server)),
         ("first look and keyboard", lambda: test_first_look_and_keyboard(page, ref)),
@@ -844,14 +947,18 @@ def steps(transport, server, context, page, ref):
         ("refused command", lambda: test_refusals(page, ref)),
         ("pasted moves", lambda: test_paste_moves(page, ref)),
     ] + ([("engine killed mid-game", lambda: test_engine_killed(page, ref, server)),
-          ("the page without its engine", lambda: test_page_without_its_engine(context, server))]
+          ("the page without its engine", lambda: test_page_without_its_engine(context))]
          if native else []) + [
         ("three players, 9x7, connect 5", lambda: test_three_players(page, ref)),
         ("early draw", lambda: test_early_draw(page, ref)),
         ("another board", lambda: test_other_board(page, ref)),
         ("undo while the computer thinks", lambda: test_undo_while_thinking(page, ref, server, native)),
         ("phone-sized screen", lambda: test_phone(context, server, ref)),
-    ] + ([("another protocol version", lambda: test_other_protocol(context))] if native else [])
+    ] + ([("another protocol version", lambda: test_other_protocol(context))] if native else []) + [
+        # Last: each rewrites the game saved in the browser.
+        ("a poisoned saved game", lambda: test_poisoned_saved_game(context, server)),
+        ("an engine elsewhere", lambda: test_foreign_engine(context, server)),
+    ]
 
 
 def run_transport(transport, server, browser, ref):
@@ -864,7 +971,7 @@ def run_transport(transport, server, browser, ref):
     try:
         context = browser.launch_persistent_context(
             profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-            viewport={"width": 1100, "height": 820})
+            viewport={"width": 1100, "height": 820}, bypass_csp=True)
         page = context.new_page()
         page.set_default_timeout(WAIT_MS)
         errors = []
@@ -873,7 +980,7 @@ def run_transport(transport, server, browser, ref):
         page.goto(server.page_url)
         print(f"{transport}: first exact scores {first_scores_ms(page):.0f} ms after the page "
               "started loading (no cache)", flush=True)
-        for name, step in steps(transport, server, context, page, ref):
+        for name, step in steps(transport, server, context, page, ref, browser):
             started = time.monotonic()
             print(f"{transport}, {name}:", flush=True)
             try:
@@ -901,7 +1008,7 @@ def main():
     failures = 0
     try:
         with sync_playwright() as p:
-            for transport, serve in [("worker", StaticServer), ("native", Server)]:
+            for transport, serve in [("worker", WorkerServer), ("native", Server)]:
                 server = serve()
                 try:
                     failures += run_transport(transport, server, p.chromium, ref)
