@@ -38,6 +38,18 @@ pub enum BookError {
         /// Rows.
         height: u32,
     },
+    /// A version 1 file whose few entries name a depth far beyond them.
+    #[error("a {width}x{height} book of depth {depth} with only {entries} entries is refused: laying it out would take far more memory than its file")]
+    TooSparse {
+        /// Columns.
+        width: u32,
+        /// Rows.
+        height: u32,
+        /// The depth.
+        depth: u32,
+        /// The entries the file holds.
+        entries: u64,
+    },
     /// A board and depth with too many positions to number.
     #[error("a {width}x{height} book of depth {depth} would have too many positions to number (more than 2^33); choose a smaller depth")]
     TooLarge {

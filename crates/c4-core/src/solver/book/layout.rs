@@ -17,6 +17,10 @@ const FIXED_HEADER_BYTES: usize = 40;
 const PLY_RECORD_BYTES: usize = 16;
 /// The size of a version 2 header in bytes.
 const V2_HEADER_BYTES: usize = 48;
+/// The positions a version 1 file of any entries may number (a bitmap of 16 MiB), and per entry
+/// beyond that: a version 1 file holds no bitmap, so this bounds what its few bytes can ask for.
+const V1_NUMBERS_ALWAYS: u64 = 1 << 27;
+const V1_NUMBERS_PER_ENTRY: u64 = 64;
 /// The size of a version 1 header and entry in bytes.
 const V1_HEADER_BYTES: usize = 32;
 const V1_ENTRY_BYTES: usize = 8;
@@ -520,6 +524,18 @@ impl Book {
         if let Some(index) = entries.windows(2).position(|p| p[0] >> 8 >= p[1] >> 8) {
             return Err(BookError::Unsorted {
                 index: index as u64 + 1,
+            });
+        }
+        // A version 1 file holds its entries alone, where the layout it becomes holds a bit per
+        // numbered position: a few bytes naming a deep book would take gigabytes to lay out.
+        // A whole book numbers about 4 positions per entry (7x6 to depth 13: 57M for 13.7M).
+        let numbers = Numbering::new(width, height, depth)?.len();
+        if numbers > V1_NUMBERS_ALWAYS.max(V1_NUMBERS_PER_ENTRY * entries.len() as u64) {
+            return Err(BookError::TooSparse {
+                width,
+                height,
+                depth,
+                entries: entries.len() as u64,
             });
         }
         let scores = entries.iter().map(|&e| (e >> 8, Score::new(e as u8 as i8)));
@@ -1076,6 +1092,28 @@ mod tests {
             Err(BookError::Truncated {
                 expected: old.len() as u64,
                 found: old.len() as u64 - 1
+            })
+        );
+    }
+
+    #[test]
+    fn a_version_1_file_naming_a_depth_far_beyond_its_entries_is_refused_unbuilt() {
+        // 40 bytes that asked for a 7x5 layout of depth 20: a bitmap of some 1 GiB.
+        let mut header = MAGIC.to_vec();
+        header.extend(1u32.to_le_bytes());
+        header.extend([7, 5, 20, 0]);
+        header.extend(1u64.to_le_bytes());
+        let body = (1u64 << 8).to_le_bytes();
+        let sum = checksum(&header, &body);
+        header.extend(sum.to_le_bytes());
+        header.extend(body);
+        assert_eq!(
+            Book::from_bytes(&header),
+            Err(BookError::TooSparse {
+                width: 7,
+                height: 5,
+                depth: 20,
+                entries: 1
             })
         );
     }
