@@ -680,3 +680,28 @@ fn an_output_error_exits_1() {
         "c4: no space left on the device\n"
     );
 }
+
+/// docs/cli.md's rule for a finished game, at the command line and the protocol: its value
+/// answered (the score its last move left, and the core's `finished_score` agrees), no column,
+/// a move refused in the core's words.
+#[test]
+fn a_finished_game_is_answered_and_has_no_move() {
+    let mut game = c4_core::Game::new(c4_core::Variant::default());
+    for number in [4, 4, 5, 5, 6, 6, 7] {
+        game.play(game.column(number).unwrap()).unwrap();
+    }
+    let score = c4_core::finished_score(&game).unwrap().unwrap();
+    assert_eq!(score.value(), -18);
+    assert_eq!(c4(&["solve"], "4455667\n").stdout, "4455667 -18\n");
+    assert_eq!(
+        c4(&["solve", "--analyze"], "4455667\n").stdout,
+        "4455667 - - - - - - -\n"
+    );
+    assert_eq!(
+        c4(&[], "moves 4455667\nsolve\nanalyze\ngo\n").stdout,
+        "= ply 7, x wins: horizontal d1 e1 f1 g1\n\n\
+         = over; x won with its 4th stone, on ply 7\n\n\
+         = over; x won with its 4th stone, on ply 7\n\n\
+         ? the game is over (x won); there is no move to choose\n\n"
+    );
+}

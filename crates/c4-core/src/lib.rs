@@ -84,8 +84,8 @@ pub use solver::{
 
 // Choosing moves: levels, look-ahead, the perfect player and what it says of a score.
 pub use engine::perfect::{
-    best_column, column_scores, describe as describe_score, solver_position, PerfectError,
-    SOLVER_CONNECT,
+    best_column, column_scores, describe as describe_score, finished_score, solver_position,
+    PerfectError, SOLVER_CONNECT,
 };
 pub use engine::{
     best_of, choose, parse_level, Forced, Level, LevelError, Rng, TieBreak, HEURISTIC_PLIES,

@@ -15,7 +15,7 @@ use c4_core::read_book;
 use c4_core::Book;
 use c4_core::SettingError;
 use c4_core::{analyze_many, with_position, ThreadCount};
-use c4_core::{best_column, solver_position, PerfectError};
+use c4_core::{best_column, finished_score, solver_position, PerfectError};
 use c4_core::{best_of, choose, parse_level, Rng, TieBreak};
 use c4_core::{AnyPosition, Limits, Score, TableSize};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -99,6 +99,12 @@ fn book_of(choice: &Option<BookChoice>) -> PyResult<Option<Arc<Book>>> {
 /// `threads` checked against what the solver runs, in the core's words.
 fn checked_threads(threads: &Int) -> PyResult<usize> {
     threads.parse("threads").map(ThreadCount::get)
+}
+
+/// The score of `board` if its game is over (the engine's rule for a finished game), or the
+/// engine's reason it cannot solve it.
+fn finished(board: &Board) -> PyResult<Option<Score>> {
+    finished_score(&board.game).map_err(value_error)
 }
 
 /// The solver's position for `board`, or the engine's reason it cannot solve it.
@@ -324,10 +330,14 @@ impl Solver {
         self.solver.reset();
     }
 
-    /// The exact score of `board` for the side to move.
+    /// The exact score of `board` for the side to move; of a finished game, the score its last
+    /// move left (the side to move has lost, or 0 for a draw).
     ///
-    /// Raises ValueError when the game is over or the solver does not play its rules.
+    /// Raises ValueError when the solver does not play its rules.
     fn solve(&mut self, py: Python<'_>, board: &Board) -> PyResult<i8> {
+        if let Some(score) = finished(board)? {
+            return Ok(score.value());
+        }
         let position = position_of(board)?;
         let score = interruptible(py, &mut self.solver, |solver, limits| {
             Ok(with_position!(position, |p| solver.solve_within(&p, limits))?)
@@ -335,11 +345,15 @@ impl Solver {
         Ok(score.value())
     }
 
-    /// Who wins `board` with perfect play, from the side to move: 1, 0 (a draw) or -1. Much
-    /// faster than `solve` on positions far from the end.
+    /// Who wins `board` with perfect play, from the side to move: 1, 0 (a draw) or -1 (as for a
+    /// finished game won by the other side). Much faster than `solve` on positions far from the
+    /// end.
     ///
-    /// Raises ValueError when the game is over or the solver does not play its rules.
+    /// Raises ValueError when the solver does not play its rules.
     fn weak_solve(&mut self, py: Python<'_>, board: &Board) -> PyResult<i8> {
+        if let Some(score) = finished(board)? {
+            return Ok(score.value().signum());
+        }
         let position = position_of(board)?;
         let outcome = interruptible(py, &mut self.solver, |solver, limits| {
             Ok(with_position!(position, |p| solver.solve_weak_within(&p, limits))?)
@@ -348,10 +362,14 @@ impl Solver {
     }
 
     /// The exact score of every column for the side to move, after playing it: a list with one
-    /// entry per column, None for a full column.
+    /// entry per column, None for a column that cannot be played (full, or every column once the
+    /// game is over).
     ///
-    /// Raises ValueError when the game is over or the solver does not play its rules.
+    /// Raises ValueError when the solver does not play its rules.
     fn analyze(&mut self, py: Python<'_>, board: &Board) -> PyResult<Vec<Option<i8>>> {
+        if finished(board)?.is_some() {
+            return Ok(vec![None; board.game.variant().width()]);
+        }
         let position = position_of(board)?;
         analyze_interruptible(py, &mut self.solver, position).map(values)
     }
@@ -364,6 +382,10 @@ impl Solver {
     /// tie-break is none of these.
     #[pyo3(signature = (board, *, tie_break = "centre"))]
     fn best_move(&mut self, py: Python<'_>, board: &Board, tie_break: &str) -> PyResult<usize> {
+        if finished(board)?.is_some() {
+            let summary = board.game.outcome_summary();
+            return Err(value_error(PerfectError::NoMove(summary)));
+        }
         let position = position_of(board)?;
         if matches!(tie_break, "centre" | "center") {
             let game = &board.game;
@@ -394,10 +416,7 @@ impl Solver {
         let chosen = parse_level(level).map_err(value_error)?;
         let game = &board.game;
         if game.outcome().is_over() {
-            return Err(PyValueError::new_err(format!(
-                "the game is over ({}); there is no move to choose",
-                game.outcome_summary()
-            )));
+            return Err(value_error(PerfectError::NoMove(game.outcome_summary())));
         }
         // A choice cut short by the first try's deadline is made again, beside the signals,
         // from the same random state: it does not depend on how long the first try had.
@@ -418,10 +437,10 @@ impl Solver {
     /// Every column's score (as `analyze`) for each of `boards`, in order, on `threads`
     /// threads (default: this solver's `threads`) with the GIL released: for labelling data
     /// sets. Each thread has a table of `table_mib` and this solver's book; this solver's own
-    /// table is left as it was.
+    /// table is left as it was. A finished game's columns are all None, as `analyze` gives them.
     ///
-    /// Raises ValueError, naming the board, when a game is over or the solver does not play its
-    /// rules; then nothing is searched.
+    /// Raises ValueError, naming the board, when the solver does not play its rules; then
+    /// nothing is searched.
     #[pyo3(signature = (boards, *, threads = None))]
     fn analyze_many(
         &self,
@@ -433,19 +452,31 @@ impl Solver {
             Some(threads) => checked_threads(&threads)?,
             None => self.solver.threads(),
         };
-        let positions = boards
-            .iter()
-            .enumerate()
-            .map(|(i, board)| {
-                solver_position(&board.game)
-                    .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))
-            })
-            .collect::<PyResult<Vec<_>>>()?;
+        let named = |i: usize, e: PerfectError| PyValueError::new_err(format!("board {i}: {e}"));
+        // The games in progress are searched; a finished one's row is known.
+        let mut in_progress = Vec::new();
+        let mut positions = Vec::new();
+        for (i, board) in boards.iter().enumerate() {
+            if finished_score(&board.game)
+                .map_err(|e| named(i, e))?
+                .is_none()
+            {
+                in_progress.push(i);
+                positions.push(solver_position(&board.game).map_err(|e| named(i, e))?);
+            }
+        }
         let (table, book) = (self.table, self.solver.book().cloned());
         let scores = beside_the_signals(py, |limits| {
             analyze_many(&positions, threads, table, book, limits.stop.clone())
         })?
         .map_err(value_error)?;
-        Ok(scores.into_iter().map(values).collect())
+        let mut rows: Vec<Vec<Option<i8>>> = boards
+            .iter()
+            .map(|board| vec![None; board.game.variant().width()])
+            .collect();
+        for (i, columns) in in_progress.into_iter().zip(scores) {
+            rows[i] = values(columns);
+        }
+        Ok(rows)
     }
 }

@@ -76,9 +76,27 @@ def test_batch_analysis_on_threads_equals_one_at_a_time(solver: c4.Solver) -> No
 
 
 def test_a_bad_board_in_a_batch_is_named() -> None:
-    boards = [c4.Board("44"), c4.Board("4455667")]
-    with pytest.raises(ValueError, match="board 1: the game is over \\(x won\\)"):
+    boards = [c4.Board("44"), c4.Board(connect=5)]
+    with pytest.raises(ValueError, match="board 1: the solver plays connect 4"):
         c4.Solver().analyze_many(boards)
+
+
+def test_a_finished_game_is_answered_and_has_no_move() -> None:
+    # The one rule of every door: a finished game's value is the score its last move left, from
+    # the side to move (as `c4 solve` prints it, and the protocol's `= over; x won with its 4th
+    # stone, on ply 7`); it has no column to analyze; a move asked of it is refused.
+    solver = c4.Solver()
+    won = c4.Board("4455667")
+    assert solver.solve(won) == -18
+    assert solver.solve(c4.Board("445566")) == 18
+    assert solver.weak_solve(won) == -1
+    assert solver.analyze(won) == [None] * 7
+    assert solver.analyze_many([c4.Board("4455666"), won], threads=2)[1] == [None] * 7
+    assert solver.analyze_many([won]) == [[None] * 7]
+    refusal = "^the game is over \\(x won\\); there is no move to choose$"
+    for call in (solver.best_move, solver.choose):
+        with pytest.raises(ValueError, match=refusal):
+            call(won)
 
 
 @pytest.mark.parametrize(
@@ -151,7 +169,6 @@ def test_unsolvable_boards_say_why() -> None:
         (c4.Board(connect=5), "the solver plays connect 4; this game is connect 5"),
         (c4.Board(players=3), "two-player games; this game has 3 players"),
         (c4.Board(width=12, height=12), "width x \\(height \\+ 1\\) <= 128"),
-        (c4.Board("4455667"), "the game is over \\(x won\\); there is nothing to solve"),
     ]
     for board, message in cases:
         for call in (solver.solve, solver.weak_solve, solver.analyze, solver.best_move):

@@ -28,6 +28,9 @@ pub enum PerfectError {
     /// Nothing to solve.
     #[error("the game is over ({0}); there is nothing to solve")]
     GameOver(String),
+    /// A move asked of a finished game, whose score is known but which has no move.
+    #[error("the game is over ({0}); there is no move to choose")]
+    NoMove(String),
     /// A bounded search ran out of nodes or time, or was stopped.
     #[error(
         "the search stopped before it found the exact score (it lies between {lower} and {upper})"
@@ -47,9 +50,8 @@ impl From<SolverError> for PerfectError {
     }
 }
 
-/// The solver's position for `game`, on the bitboard its board needs, or why the solver cannot
-/// play it.
-pub fn solver_position(game: &Game) -> Result<AnyPosition, PerfectError> {
+/// Whether the solver plays `game`'s rules: two players, connect four, a board that fits.
+fn check_rules(game: &Game) -> Result<(), PerfectError> {
     let v = game.variant();
     if v.players() != 2 {
         return Err(PerfectError::Players(v.players()));
@@ -60,6 +62,29 @@ pub fn solver_position(game: &Game) -> Result<AnyPosition, PerfectError> {
     if v.width() * (v.height() + 1) > 128 {
         return Err(PerfectError::Board(v.width(), v.height()));
     }
+    Ok(())
+}
+
+/// The exact score of a finished game for the side to move, `None` while it goes on: a finished
+/// game is answered, not searched. Its winner won on the last ply, so the side to move has lost
+/// by the score convention's `(width * height + 2 - ply) / 2` (22 minus the winner's stones on
+/// 7x6); a draw scores 0. Every door answers a finished game's value from this, and refuses a
+/// move with [`PerfectError::NoMove`].
+pub fn finished_score(game: &Game) -> Result<Option<Score>, PerfectError> {
+    check_rules(game)?;
+    let cells = game.variant().cells();
+    Ok(match game.outcome() {
+        Outcome::InProgress => None,
+        Outcome::Draw(_) => Some(Score::DRAW),
+        Outcome::Win(_) => Some(Score::new(-(((cells + 2 - game.ply()) / 2) as i8))),
+    })
+}
+
+/// The solver's position for `game`, on the bitboard its board needs, or why the solver cannot
+/// play it.
+pub fn solver_position(game: &Game) -> Result<AnyPosition, PerfectError> {
+    check_rules(game)?;
+    let v = game.variant();
     if game.outcome() != Outcome::InProgress {
         return Err(PerfectError::GameOver(game.outcome_summary()));
     }
@@ -123,6 +148,10 @@ pub fn best_column(
     solver: &mut Solver,
     limits: &Limits,
 ) -> Result<(Column, Score), PerfectError> {
+    if game.outcome().is_over() {
+        check_rules(game)?;
+        return Err(PerfectError::NoMove(game.outcome_summary()));
+    }
     let position = solver_position(game)?;
     let width = game.variant().width();
     let mut order = game.legal_moves();
@@ -138,7 +167,7 @@ pub fn best_column(
     // The score was reached through one of these moves, so one always keeps it.
     match best.first() {
         Some(&column) => Ok((column, score)),
-        None => Err(PerfectError::GameOver(game.outcome_summary())),
+        None => Err(PerfectError::NoMove(game.outcome_summary())),
     }
 }
 
@@ -283,6 +312,28 @@ mod tests {
         let s = score(&g, &mut solver, &Limits::default()).unwrap();
         assert_eq!(s.value(), 18);
         assert_eq!(describe(s, &g), "x wins with its 4th stone, on ply 7");
+    }
+
+    #[test]
+    fn a_finished_game_is_scored_as_its_last_move_left_it() {
+        // One move before the end the search finds the score; played, the game says the same.
+        let before = Game::standard_after(&[4, 4, 5, 5, 6, 6]);
+        let mut solver = Solver::with_table_bits(16);
+        let best = score(&before, &mut solver, &Limits::default()).unwrap();
+        let won = Game::standard_after(&[4, 4, 5, 5, 6, 6, 7]);
+        assert_eq!(finished_score(&won), Ok(Some(Score::new(-best.value()))));
+        assert_eq!(finished_score(&before), Ok(None));
+        assert_eq!(
+            best_column(&won, &mut solver, &Limits::default()),
+            Err(PerfectError::NoMove("x won".into()))
+        );
+        assert_eq!(
+            PerfectError::NoMove("x won".into()).to_string(),
+            "the game is over (x won); there is no move to choose"
+        );
+        let three =
+            Game::new(Variant::new(7, 6, 4, Variant::default_tokens(3).unwrap(), false).unwrap());
+        assert_eq!(finished_score(&three), Err(PerfectError::Players(3)));
     }
 
     #[test]

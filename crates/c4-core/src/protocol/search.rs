@@ -27,9 +27,6 @@ pub enum SearchError {
     /// The solver cannot answer for this game, or was stopped.
     #[error("{0}")]
     Perfect(#[from] PerfectError),
-    /// `go`, `genmove` or `hint` on a finished game.
-    #[error("the game is over ({0}); there is no move to choose")]
-    NoMove(String),
     /// `perft` was stopped before it had counted every sequence.
     #[error("perft stopped before it finished depth {0}")]
     PerftStopped(u32),
@@ -269,7 +266,7 @@ fn choose_move(
         (level, _) => level,
     };
     choose(game, level, Some(solver), rng, limits)
-        .ok_or_else(|| SearchError::NoMove(game.outcome_summary()))
+        .ok_or_else(|| SearchError::Perfect(PerfectError::NoMove(game.outcome_summary())))
 }
 
 #[cfg(test)]
