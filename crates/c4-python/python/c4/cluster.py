@@ -97,8 +97,14 @@ class Prover:
         for _ in range(60):
             process = self._process(tuple(arguments))
             self.process = process
-            process.stdin.write(moves + "\n")
-            process.stdin.flush()
+            try:
+                process.stdin.write(moves + "\n")
+                process.stdin.flush()
+            except BrokenPipeError:
+                # It ended between jobs (a signal, its parent's end): a fresh process.
+                process.wait()
+                del self.processes[tuple(arguments)]
+                continue
             line = process.stdout.readline()
             if not line or self.stopped or "error: stopped before the end" in line:
                 # Stopped (c4 says so on its line, saved, and ends): a fresh process next time.
@@ -111,6 +117,9 @@ class Prover:
             if " error: " in line and "in use" in line:
                 time.sleep(1)
                 continue
+            # Answered: a stop of this job that comes now finds nothing under way, and so
+            # leaves the process, idle and waiting for the next job, alone.
+            self.current = None
             return line
         raise RuntimeError(f"c4 could not answer {moves!r}: its checkpoint stayed in use")
 
