@@ -78,8 +78,13 @@ impl<R: Read + Send + 'static, W: Write> Stdio<R, W> {
             let beside = reader
                 .join()
                 .map_err(|_| io::Error::other("the reading thread failed"))?;
-            self.input = Some(beside.input);
             let ended = beside.ended?;
+            // At the end of the input nothing is left to read beside a later search (its line
+            // may be the last, unterminated one the reader found): the driver runs it with what
+            // it holds, as the WebAssembly host does.
+            if !ended {
+                self.input = Some(beside.input);
+            }
             let state = driver.resume(beside.ahead, self)?;
             return match ended {
                 true => driver.end(self),
@@ -244,6 +249,33 @@ mod tests {
         let out = run_endless(&[b"hash 2\nbook off\nsolve\nst", b"op\nfen\nquit\n"]);
         assert!(out.contains("\n\n? the search stopped before"), "{out}");
         assert!(out.ends_with(")\n\n=\n\n= 7/7/7/7/7/7 x\n\n=\n\n"), "{out}");
+    }
+
+    /// Input handed out a piece per read, then its end.
+    struct Pieces(VecDeque<&'static [u8]>);
+
+    impl Read for Pieces {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let piece = self.0.pop_front().unwrap_or_default();
+            buf[..piece.len()].copy_from_slice(piece);
+            Ok(piece.len())
+        }
+    }
+
+    #[test]
+    fn a_last_line_read_beside_a_search_is_run_at_the_end_of_the_input() {
+        // The reader beside the first search finds the second, unterminated, then the end.
+        for (last, scores) in [(&b"solve"[..], 2), (b"analyze stream", 1)] {
+            let input = Pieces([&b"new 4x4\nsolve\n"[..], last].into_iter().collect());
+            let mut out = Vec::new();
+            let exit = run(input, &mut out, Options::default()).unwrap();
+            assert_eq!(exit, Exit::EndOfInput);
+            let out = String::from_utf8(out).unwrap();
+            // Three replies, each ended by its empty line: the stream's too.
+            assert_eq!(out.matches("= score 0").count(), scores, "{out}");
+            assert_eq!(out.matches("\n\n").count(), 3, "{out}");
+            assert!(out.ends_with("\n\n"), "{out}");
+        }
     }
 
     #[test]
