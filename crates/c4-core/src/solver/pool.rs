@@ -5,6 +5,7 @@
 //! builder's and [`analyze_many`]'s.
 
 use std::any::Any;
+use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -41,7 +42,7 @@ pub(super) enum Pace {
 /// Runs `work` on the items `0..count`, on one thread per state of `states`, each thread on its
 /// own state, taking `chunk` consecutive items at a time when it has finished its last (so that
 /// neighbours share a state's table). `found` gets, on this thread, each item's index and result
-/// as they come (a chunk's together), and says whether to go on; what a no stops is `pace`'s,
+/// as they come (a chunk's together where the threads wait for answers), and says whether to go on; what a no stops is `pace`'s,
 /// and the results of the chunks under way still come. A thread the system refuses is not
 /// started: the others, or this thread with the first state once they are done, take its
 /// items. A panic in `work` is a bug: it stops every thread and reaches the caller once they
@@ -67,27 +68,35 @@ pub(super) fn share_work<S: Send, R: Send>(
             let sender = sender.clone();
             let (next, stopped, work) = (&next, &stopped, &work);
             let run = move || {
-                let (answer, answers) = mpsc::channel();
                 while !stopped.load(Ordering::Relaxed) {
                     let first = next.fetch_add(chunk, Ordering::Relaxed);
                     if first >= count {
                         break;
                     }
                     let items = first..count.min(first + chunk);
-                    let done = panic::catch_unwind(AssertUnwindSafe(|| {
-                        items.map(|index| (index, work(state, index))).collect()
-                    }));
-                    if done.is_err() {
-                        stopped.store(true, Ordering::Relaxed);
-                    }
-                    let answered = pace == Pace::Answered;
-                    // A caller gone without answering (it panicked) is a no.
-                    if sender
-                        .send((done, answered.then(|| answer.clone())))
-                        .is_err()
-                        || (answered && !answers.recv().unwrap_or(false))
-                    {
-                        break;
+                    // A batch hands over each result as it comes (its progress, and what a
+                    // stopped run keeps); searches that wait for an answer, the chunk's at once.
+                    let handed: Vec<Range<usize>> = match pace {
+                        Pace::Answered => vec![items],
+                        Pace::Streamed => items.map(|index| index..index + 1).collect(),
+                    };
+                    for items in handed {
+                        let done = panic::catch_unwind(AssertUnwindSafe(|| {
+                            items.map(|index| (index, work(state, index))).collect()
+                        }));
+                        if done.is_err() {
+                            stopped.store(true, Ordering::Relaxed);
+                        }
+                        // A channel per answer, its sender handed over: a caller gone without
+                        // answering (it panicked) drops it, and that is a no.
+                        let (answer, answers) = mpsc::channel();
+                        let answered = pace == Pace::Answered;
+                        if sender.send((done, answered.then_some(answer))).is_err()
+                            || (answered && !answers.recv().unwrap_or(false))
+                            || stopped.load(Ordering::Relaxed)
+                        {
+                            return;
+                        }
                     }
                 }
             };
@@ -275,7 +284,7 @@ mod tests {
             },
         );
         assert!(seen.iter().all(|&times| times == 1), "{seen:?}");
-        // Told no at the first result, the threads stop after the chunk they are on (with
+        // Told no at the first result, the threads stop after the item they are on (with
         // these items of a millisecond, long before the last).
         let mut results = 0;
         pool.run(
@@ -287,7 +296,25 @@ mod tests {
                 false
             },
         );
-        assert!((8..500).contains(&results), "{results}");
+        assert!((1..500).contains(&results), "{results}");
+    }
+
+    #[test]
+    fn a_panic_in_found_reaches_the_caller_while_threads_wait_for_answers() {
+        // Each thread waits for its chunk's answer: the caller's panic must end that wait.
+        let mut states = vec![(); 2];
+        let caught = panic::catch_unwind(AssertUnwindSafe(|| {
+            share_work(
+                &mut states,
+                100,
+                4,
+                Pace::Answered,
+                |_, index| index,
+                |_, _| panic!("found failed"),
+            );
+        }));
+        let payload = caught.unwrap_err();
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"found failed"));
     }
 
     #[test]
