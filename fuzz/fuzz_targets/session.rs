@@ -1,5 +1,5 @@
 //! Fuzzes the protocol session directly, fast: each line of the input is parsed and executed on
-//! one `Session` of an untrusted client (as `web/serve` runs it), with no thread and no I/O.
+//! one `Session` of an untrusted client (as `c4 serve` runs it), with no thread and no I/O.
 //! Every search runs with its stop flag already set, so it ends at its first look at the flag
 //! and answers as a stopped search does. Checked for every command: no panic; a failed command
 //! leaves the game, the names and what `fen`, `status`, `legal` and `names` answer exactly as

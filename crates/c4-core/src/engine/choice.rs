@@ -107,7 +107,7 @@ pub fn choose(
                     forced: None,
                     cut_short: None,
                 }),
-                Err(PerfectError::GameOver(_)) => None,
+                Err(PerfectError::NoMove(_)) => None,
                 Err(_) => heuristic(HEURISTIC_PLIES, rng),
             }
         }

@@ -68,8 +68,9 @@ fn check_rules(game: &Game) -> Result<(), PerfectError> {
 /// The exact score of a finished game for the side to move, `None` while it goes on: a finished
 /// game is answered, not searched. Its winner won on the last ply, so the side to move has lost
 /// by the score convention's `(width * height + 2 - ply) / 2` (22 minus the winner's stones on
-/// 7x6); a draw scores 0. Every door answers a finished game's value from this, and refuses a
-/// move with [`PerfectError::NoMove`].
+/// 7x6); a draw scores 0. The Python binding answers a finished game's value from this (`c4
+/// solve` gets the same score from the solver, the protocol says the same in words), and every
+/// door refuses a move with [`PerfectError::NoMove`]'s sentence.
 pub fn finished_score(game: &Game) -> Result<Option<Score>, PerfectError> {
     check_rules(game)?;
     let cells = game.variant().cells();

@@ -16,7 +16,7 @@ pub enum Trust {
     /// The user, or a program of the user's: every command, every size.
     #[default]
     Full,
-    /// A client that anyone could be (`c4 --untrusted`, as `web/serve` starts it): no command
+    /// A client that anyone could be (`c4 --untrusted`, as `c4 serve` starts it): no command
     /// reads or writes a file, and tables, threads and search times are capped.
     Untrusted,
     /// The page that runs c4 compiled to WebAssembly in its worker (crates/c4-wasm): no file
