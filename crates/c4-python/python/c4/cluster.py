@@ -26,6 +26,7 @@ import os
 import shutil
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,10 +82,12 @@ class Prover:
         self.checkpoints = checkpoints
         self.table_mib = table_mib
         self.processes: dict[tuple[str, ...], Any] = {}
-        # The job under way, its process, and whether `stop` was asked to end it.
+        # The job under way, its process, and whether `stop` was asked to end it; `stop` runs
+        # on another of the actor's threads, so these change under the lock.
         self.current: str | None = None
         self.process: Any = None
         self.stopped = False
+        self.lock = threading.Lock()
 
     def pid(self) -> int:
         """The worker process's id (for tests that kill it)."""
@@ -93,42 +96,52 @@ class Prover:
     def prove(self, moves: str, arguments: list[str]) -> str | None:
         """The answer line of the job ``moves`` run with ``arguments``, or None if ``stop``
         ended it first."""
-        self.current, self.stopped = moves, False
+        key = tuple(arguments)
+        with self.lock:
+            self.current, self.stopped = moves, False
         for _ in range(60):
-            process = self._process(tuple(arguments))
-            self.process = process
+            process = self._process(key)
+            with self.lock:
+                self.process = process
             try:
                 process.stdin.write(moves + "\n")
                 process.stdin.flush()
             except BrokenPipeError:
                 # It ended between jobs (a signal, its parent's end): a fresh process.
-                process.wait()
-                del self.processes[tuple(arguments)]
+                self._forget(key, process)
                 continue
             line = process.stdout.readline()
-            if not line or self.stopped or "error: stopped before the end" in line:
+            with self.lock:
+                # Answered or not, a stop that comes from now on finds nothing under way.
+                stopped, self.current = self.stopped, None
+            if not line or stopped or "error: stopped before the end" in line:
                 # Stopped (c4 says so on its line, saved, and ends): a fresh process next time.
-                process.wait()
-                del self.processes[tuple(arguments)]
+                self._forget(key, process)
                 return None
             line = line.rstrip("\n")
             # A checkpoint still held by the process of a worker that died (it saves first):
             # wait for it.
             if " error: " in line and "in use" in line:
                 time.sleep(1)
+                with self.lock:
+                    self.current = moves
                 continue
-            # Answered: a stop of this job that comes now finds nothing under way, and so
-            # leaves the process, idle and waiting for the next job, alone.
-            self.current = None
             return line
         raise RuntimeError(f"c4 could not answer {moves!r}: its checkpoint stayed in use")
 
     def stop(self, moves: str) -> None:
         """Ends the job ``moves`` if it is under way, its progress saved (SIGTERM), and its
         process with it; a stop that comes after the job ended leaves the next one alone."""
-        if self.process is not None and self.current == moves:
-            self.stopped = True
-            self.process.send_signal(signal.SIGTERM)
+        with self.lock:
+            if self.process is not None and self.current == moves:
+                self.stopped = True
+                self.process.send_signal(signal.SIGTERM)
+
+    def _forget(self, key: tuple[str, ...], process: Any) -> None:
+        """Waits for ``process`` to end and drops it, so that the next job starts another."""
+        process.wait()
+        if self.processes.get(key) is process:
+            del self.processes[key]
 
     def _process(self, arguments: tuple[str, ...]) -> Any:
         """The running process for ``arguments``, started if need be, the oldest closed past
