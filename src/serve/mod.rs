@@ -129,8 +129,9 @@ pub fn run(options: &ServeOptions, log: &mut dyn Write) -> Result<(), ServeError
         None => std::env::current_exe().map_err(io_error)?,
     };
     let open_files = raise_open_file_limit();
-    // Each engine holds three pipes and its socket; the rest, and some spare, go to connections.
-    let reserve = 64 + 4 * options.max_engines;
+    // Each engine holds three pipes and its socket, each refusal under way its socket; the
+    // rest, and some spare, go to connections.
+    let reserve = 64 + 4 * options.max_engines + MAX_REFUSALS;
     let max_connections = options
         .max_connections
         .min(open_files.saturating_sub(reserve as u64).max(1) as usize);
@@ -229,6 +230,10 @@ fn raise_open_file_limit() -> u64 {
     u64::MAX
 }
 
+/// The connections past the bound that are answered with a refusal at once; past them, one is
+/// closed unanswered.
+const MAX_REFUSALS: usize = 256;
+
 /// Accepts connections, each served on a task of its own, until a stopping signal comes; its
 /// name.
 async fn accept_until_stopped(
@@ -237,6 +242,9 @@ async fn accept_until_stopped(
     max_connections: usize,
 ) -> Result<&'static str, ServeError> {
     let connections = Arc::new(Semaphore::new(max_connections));
+    // Refusals hold their socket for up to a second each: bounded too, past which a connection
+    // is simply closed, so that a flood cannot take the files the engines' pipes need.
+    let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
     let stopped = stopping_signal()?;
     tokio::pin!(stopped);
     loop {
@@ -259,7 +267,12 @@ async fn accept_until_stopped(
                 tokio::task::spawn_local(http::serve_connection(stream, server, permit));
             }
             Err(_) => {
-                tokio::task::spawn_local(refuse_connection(stream, max_connections));
+                if let Ok(refusal) = Arc::clone(&refusals).try_acquire_owned() {
+                    tokio::task::spawn_local(async move {
+                        refuse_connection(stream, max_connections).await;
+                        drop(refusal);
+                    });
+                }
             }
         }
     }
