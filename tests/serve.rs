@@ -356,6 +356,18 @@ fn silent_connections_are_closed_by_the_timeouts() {
         let read = stream.read_to_end(&mut answer);
         assert!(read.is_ok(), "{sent:?}: not closed: {read:?}");
     }
+    // A whole request answered, then nothing more on the connection kept alive: closed too.
+    let mut stream = server.connect();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .unwrap();
+    let mut answer = Vec::new();
+    let read = stream.read_to_end(&mut answer);
+    assert!(
+        read.is_ok(),
+        "a kept-alive connection was not closed: {read:?}"
+    );
+    assert!(answer.starts_with(b"HTTP/1.1 200 "));
     // A WebSocket whose client never answers a ping (a half-open connection): closed, its
     // engine killed.
     let mut stream = server.connect();
