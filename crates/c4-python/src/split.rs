@@ -12,8 +12,9 @@ use crate::value_error;
 
 /// A solve of one position split into jobs: hand in each job's answer line, ask which jobs are
 /// wanted, until the score is known.
-// Not sent between threads: the driver owns it on its own thread.
-#[pyclass(module = "c4.cluster", name = "Split", unsendable)]
+// Sendable: the driver uses it on its own thread, but Python may drop it on another (Ray's
+// collector thread), which an unsendable class refuses with an error.
+#[pyclass(module = "c4.cluster", name = "Split")]
 pub struct Split {
     split: EngineSplit,
     settings: SplitSettings,
