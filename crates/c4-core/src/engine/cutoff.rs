@@ -27,7 +27,9 @@ impl<'a> Cutoff<'a> {
         Watch {
             cutoff: self,
             work: 0,
-            next_look: if bounded { WORK_PER_LOOK } else { u64::MAX },
+            // The first look comes with the first work: a search started after its `stop` (or
+            // past its deadline) ends at once.
+            next_look: if bounded { 0 } else { u64::MAX },
             cut: false,
         }
     }
@@ -83,6 +85,17 @@ mod tests {
     use std::time::Duration;
 
     #[test]
+    fn a_search_started_after_its_stop_ends_at_its_first_work() {
+        let stop = AtomicBool::new(true);
+        let mut watch = Cutoff {
+            stop: Some(&stop),
+            deadline: None,
+        }
+        .watch();
+        assert!(watch.spend(1));
+    }
+
+    #[test]
     fn an_unbounded_watch_never_cuts() {
         let mut watch = Cutoff::default().watch();
         assert!(!watch.spend(u64::MAX / 2));
@@ -91,13 +104,15 @@ mod tests {
 
     #[test]
     fn the_flag_and_the_clock_are_looked_at_every_so_much_work() {
-        let stop = AtomicBool::new(true);
+        let stop = AtomicBool::new(false);
         let mut watch = Cutoff {
             stop: Some(&stop),
             deadline: None,
         }
         .watch();
-        // Not looked at yet: the work is under one look's worth.
+        // Looked at with the first work, then not again until a look's worth more.
+        assert!(!watch.spend(1));
+        stop.store(true, Ordering::Relaxed);
         assert!(!watch.spend(WORK_PER_LOOK - 1));
         assert!(watch.spend(1));
         // Once cut, always cut.

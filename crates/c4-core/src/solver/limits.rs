@@ -1,7 +1,7 @@
 //! [`Limits`]: what may stop a search before its exact score (a node count, a flag, a
 //! deadline), and how often a search looks at them; the looking is the root's (root.rs).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::clock::Instant;
@@ -24,5 +24,14 @@ pub struct Limits {
 impl Limits {
     pub(super) fn is_unbounded(&self) -> bool {
         self.max_nodes.is_none() && self.stop.is_none() && self.deadline.is_none()
+    }
+
+    /// Whether the flag is set or the deadline has passed, looked at now; the node count is
+    /// the search's to compare.
+    pub(super) fn is_called_off(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }

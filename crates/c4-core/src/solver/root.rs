@@ -3,10 +3,6 @@
 //! search's limits, armed at the root and looked at as it goes; the search below the root is
 //! negamax.rs.
 
-use std::sync::atomic::Ordering;
-
-use crate::clock::Instant;
-
 use super::bitboard::Bitboard;
 use super::error::SolverError;
 use super::limits::{Limits, CHECK_INTERVAL};
@@ -269,8 +265,12 @@ impl Solver {
         } else {
             u64::MAX
         };
+        // A search started after its `stop` (or past its deadline) ends at its first node
+        // rather than after `CHECK_INTERVAL` of them.
         self.next_check = if limits.is_unbounded() {
             u64::MAX
+        } else if limits.is_called_off() {
+            self.nodes
         } else {
             self.nodes + CHECK_INTERVAL
         }
@@ -285,11 +285,7 @@ impl Solver {
         self.interrupted = limits
             .max_nodes
             .is_some_and(|n| self.nodes - self.limits_start >= n)
-            || limits
-                .stop
-                .as_ref()
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            || limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || limits.is_called_off()
             || self.team.as_ref().is_some_and(Team::is_answered);
         if !self.interrupted && self.team.is_none() && self.nodes >= self.parallel_from {
             self.parallel_from = u64::MAX;
@@ -363,6 +359,7 @@ pub(super) fn root_bounds<B: Bitboard>(position: &Position<B>) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::Instant;
     use crate::solver::book::{canonical_key, Book};
     use crate::solver::exhaustive::{exhaustive, position_from, random_games};
     use proptest::prelude::*;
