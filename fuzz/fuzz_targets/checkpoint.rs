@@ -10,11 +10,13 @@
 //! checksum holds, so a made-up file can carry bounds that are wrong.
 #![no_main]
 
+use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Mutex;
 
 use c4::batch::checkpoint::Checkpoint;
 use c4_core::Checksum;
-use c4_core::{Bitboard, Position, Solver};
+use c4_core::{Bitboard, Position, Score, Solver};
 use libfuzzer_sys::fuzz_target;
 
 /// Boards with keys of every form: one-word keys, keys the small tables store in two words, and
@@ -57,15 +59,11 @@ fn resume<B: Bitboard>(
     edits: &[u8],
 ) {
     let position = Position::<B>::new(width, height).unwrap();
-    let searched = width * height <= SEARCHED_AREA;
-    let mut saver = Solver::with_table_bits(saved_bits);
-    let (score, mut words) = if searched {
-        let score = saver.solve(&position);
-        let words: Vec<(u64, u64)> = saver.proven_entries(&position, 0).collect();
-        (Some(score), words)
-    } else {
-        (None, Vec::new())
-    };
+    let Saved {
+        score,
+        mut words,
+        table_words,
+    } = saved(&position, saved_bits);
     let edits: Vec<&[u8]> = edits.chunks_exact(EDIT_BYTES).collect();
     let number = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap());
     for edit in &edits {
@@ -85,7 +83,7 @@ fn resume<B: Bitboard>(
         height,
         key: position.key().to_u128(),
         table_layout: solver.table_layout(),
-        table_words: saver.table_words(),
+        table_words,
         lower: -30,
         upper: 30,
         elapsed: std::time::Duration::ZERO,
@@ -119,6 +117,44 @@ fn resume<B: Bitboard>(
             }
         }
     }
+}
+
+/// What a solve of an empty board leaves in a table of one size, before any damage.
+#[derive(Clone)]
+struct Saved {
+    /// The board's score, on the boards searched.
+    score: Option<Score>,
+    /// The table's proven entries, as a checkpoint saves them.
+    words: Vec<(u64, u64)>,
+    /// The table's size in words.
+    table_words: u64,
+}
+
+/// The saved table of `position` (an empty board) in a table of `2^bits` entries: solved once
+/// for each board and size, as the same solve leaves the same table, so that an input costs a
+/// resume and not a solve too.
+fn saved<B: Bitboard>(position: &Position<B>, bits: u32) -> Saved {
+    static SAVED: Mutex<BTreeMap<(u32, u32, u32), Saved>> = Mutex::new(BTreeMap::new());
+    let key = (position.width(), position.height(), bits);
+    let mut cache = SAVED.lock().unwrap();
+    cache
+        .entry(key)
+        .or_insert_with(|| {
+            let mut saver = Solver::with_table_bits(bits);
+            let searched = position.width() * position.height() <= SEARCHED_AREA;
+            let score = searched.then(|| saver.solve(position));
+            let words = if searched {
+                saver.proven_entries(position, 0).collect()
+            } else {
+                Vec::new()
+            };
+            Saved {
+                score,
+                words,
+                table_words: saver.table_words(),
+            }
+        })
+        .clone()
 }
 
 /// Writes `checkpoint` and `words`, in their order, to `path` as version 1 laid them out: the
