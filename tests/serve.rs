@@ -408,6 +408,34 @@ fn silent_connections_are_closed_by_the_timeouts() {
 }
 
 #[test]
+fn a_client_that_stops_reading_a_download_loses_its_connection() {
+    let folder = page("stalled");
+    // Far more than the sockets' buffers hold, so that the server waits for its reader.
+    let size = 32 << 20;
+    fs::write(folder.join("big.bin"), vec![0u8; size]).unwrap();
+    let server = Server::start(&folder, &["--max-connections", "1", "--idle-timeout", "1"]);
+    let mut stream = server.connect();
+    stream
+        .write_all(b"GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // Waiting for its reader, it holds the only connection...
+    assert_eq!(server.get("/").0, 503);
+    // ...until the limit: then it is closed, and its place free for the next.
+    let deadline = Instant::now() + PATIENCE;
+    while server.get("/").0 != 200 {
+        assert!(
+            Instant::now() < deadline,
+            "the stalled download kept its connection"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    assert!(answer.len() < size, "the whole file came: {}", answer.len());
+}
+
+#[test]
 fn engines_and_connections_past_their_bounds_are_refused_with_a_sentence() {
     let server = Server::start(&page("bounds"), &["--max-engines", "2"]);
     let mut first = server.websocket(&server.origin());

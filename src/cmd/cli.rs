@@ -165,7 +165,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
     pub header_timeout: Duration,
     /// Seconds a WebSocket may go without a word from its client (pings, which a live client
-    /// answers, are sent every third of it); then it is closed and its engine killed
+    /// answers, are sent every third of it); then it is closed and its engine killed. A
+    /// connection whose client takes nothing of what is sent to it for as long is closed too
     #[arg(long, value_name = "SECONDS", default_value = "25", value_parser = seconds)]
     pub idle_timeout: Duration,
 }

@@ -24,6 +24,7 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 
 use super::files::{Missing, Page};
 use super::origin::Origins;
+use super::stalled::WriteLimit;
 use super::{session, ENGINE_PATH};
 
 /// The headers of every response. The page's scripts, styles, worker and WebAssembly are its
@@ -63,7 +64,8 @@ pub(super) struct Server {
     pub(super) max_engines: usize,
     /// How long a client has for a request's headers, and for a WebSocket's handshake.
     pub(super) header_timeout: Duration,
-    /// How long a WebSocket may stay without a word from its client.
+    /// How long a WebSocket may stay without a word from its client, and a client without
+    /// taking a byte of what is sent to it.
     pub(super) idle_timeout: Duration,
     /// Becomes true when the server stops: every session then ends.
     pub(super) stopping: watch::Receiver<bool>,
@@ -77,7 +79,7 @@ pub(super) async fn serve_connection(
     server: Rc<Server>,
     slot: OwnedSemaphorePermit,
 ) {
-    let header_timeout = server.header_timeout;
+    let (header_timeout, idle_timeout) = (server.header_timeout, server.idle_timeout);
     let slot = Rc::new(Cell::new(Some(slot)));
     let service = service_fn(move |request| {
         let (server, slot) = (Rc::clone(&server), Rc::clone(&slot));
@@ -87,7 +89,7 @@ pub(super) async fn serve_connection(
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout)
         .max_buf_size(MAX_HEAD)
-        .serve_connection(TokioIo::new(stream), service)
+        .serve_connection(TokioIo::new(WriteLimit::new(stream, idle_timeout)), service)
         .with_upgrades();
     // A connection that fails (reset, timed out, malformed) has nothing more to be told.
     let _ = connection.await;

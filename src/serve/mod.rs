@@ -3,7 +3,8 @@
 //! process of its own with its standard input and output on the socket, killed when the socket
 //! closes. Anything that reaches the port is treated as hostile (docs/gui.md, "Who can reach
 //! what"): a WebSocket only from the page's own origin (`origin.rs`), bounded numbers of
-//! connections and engines, timeouts on every stage of a connection, a cap on a message's size,
+//! connections and engines, timeouts on every stage of a connection (`stalled.rs`: on a client that
+//! stops reading, too), a cap on a message's size,
 //! security headers on every response (`http.rs`), and files only from the page's folder
 //! (`files.rs`). The sessions themselves are `session.rs`'s.
 //!
@@ -14,6 +15,7 @@ mod files;
 mod http;
 mod origin;
 mod session;
+mod stalled;
 
 use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr};
@@ -63,7 +65,8 @@ pub struct ServeOptions {
     /// handshake.
     pub header_timeout: Duration,
     /// How long a WebSocket may stay without a word from its client (pings are sent to it
-    /// meanwhile, which a live client answers).
+    /// meanwhile, which a live client answers), and any connection's client without taking a
+    /// byte of what is sent to it.
     pub idle_timeout: Duration,
 }
 
