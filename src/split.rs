@@ -7,6 +7,8 @@
 //!   `c4 solve --at-least B` writes it. A run stopped anywhere goes on from this file alone.
 //! - `plan.txt`: the jobs wanted now, one shell command a line, each answering one job with
 //!   `c4 solve --at-least` and a checkpoint of its own, its answer written to `out/`.
+//! - `re-expanded.txt`: the positions answered against their prediction, one result a line:
+//!   where the trees were expanded further (the plan holds the jobs that added).
 //! - `out/NAME.txt`: each job's answer, once it has finished (written aside, then renamed).
 //! - `ckpt/NAME.ckpt`: each job's progress, so that a job stopped and run again goes on, and
 //!   `ckpt/NAME.log` what it wrote on standard error.
@@ -31,6 +33,8 @@ use c4_core::{Job, Split, SplitError, SplitSettings};
 pub const RESULTS: &str = "results.txt";
 /// The plan's name in the folder.
 pub const PLAN: &str = "plan.txt";
+/// The name of the list of the positions answered against their prediction.
+pub const RE_EXPANDED: &str = "re-expanded.txt";
 
 /// Why `c4 split` could not do what it was asked.
 #[derive(Debug, Error)]
@@ -235,10 +239,21 @@ fn next_round(
     let jobs = split.wanted();
     let progress = split.progress();
     let plan_file = folder.join(PLAN);
+    let failed_file = folder.join(RE_EXPANDED);
+    let failed: String = split
+        .failed_predictions()
+        .iter()
+        .map(|failure| failure.line() + "\n")
+        .collect();
+    write_file(
+        &failed_file,
+        &format!("# positions answered against their prediction, whose trees were expanded further\n{failed}"),
+    )?;
     let mut said =
         format!(
         "c4 split: board {}x{}, root {}: score between {} and {}; {} questions asked, {} answers \
-         in, {} nodes settled by quick searches, {} predictions failed and re-expanded\n",
+         in, {} nodes settled by quick searches, {} predictions failed and re-expanded (their \
+         positions in {})\n",
         settings.width,
         settings.height,
         if settings.root.is_empty() { "-" } else { &settings.root },
@@ -248,6 +263,7 @@ fn next_round(
         progress.answered,
         progress.settled_quickly,
         progress.re_expanded,
+        failed_file.display(),
     );
     if let Some(score) = split.score() {
         write_file(&plan_file, "")?;

@@ -38,20 +38,16 @@ fn run_plan(folder: &Path) {
 /// known: the score line, and how many rounds it took.
 fn split_solve(name: &str, board: &str, moves: &str, depth: &str) -> (String, usize) {
     let folder = common::empty_folder("split", name).join("run");
+    split_solve_in(&folder, &[board, moves, "--depth", depth])
+}
+
+/// [`split_solve`] in `folder`, planned with `arguments` (`BOARD MOVES`, then options).
+fn split_solve_in(folder: &Path, arguments: &[&str]) -> (String, usize) {
+    let (board, moves) = (arguments[0], arguments[1]);
     let folder_text = folder.to_str().unwrap();
-    let planned = c4(
-        &[
-            "split",
-            "plan",
-            folder_text,
-            moves,
-            "--board",
-            board,
-            "--depth",
-            depth,
-        ],
-        "",
-    );
+    let mut plan = vec!["split", "plan", folder_text, moves, "--board", board];
+    plan.extend(&arguments[2..]);
+    let planned = c4(&plan, "");
     assert_eq!(planned.code, 0, "{}", planned.stderr);
     for round in 1..200 {
         if fs::read_to_string(folder.join("plan.txt"))
@@ -66,7 +62,7 @@ fn split_solve(name: &str, board: &str, moves: &str, depth: &str) -> (String, us
                 .to_string();
             return (last, round);
         }
-        run_plan(&folder);
+        run_plan(folder);
         let merged = c4(&["split", "merge", folder_text], "");
         assert_eq!(merged.code, 0, "{}", merged.stderr);
         if fs::read_to_string(folder.join("plan.txt"))
@@ -91,6 +87,38 @@ fn a_split_solve_through_plan_files_finds_the_score_c4_solve_does() {
         let (score_line, rounds) = split_solve(&format!("{board}-{moves}"), board, moves, depth);
         assert_eq!(score_line, solved.stdout.trim_end(), "{board} {moves}");
         assert!(rounds >= 1);
+    }
+}
+
+#[test]
+fn the_merge_names_the_positions_answered_against_their_prediction() {
+    let folder = common::empty_folder("split", "failed").join("run");
+    // 6x5 scores 0: expecting 2, the first questions go against the prediction.
+    let (score_line, _) = split_solve_in(&folder, &["6x5", "", "--depth", "2", "--expect", "2"]);
+    assert_eq!(score_line, " 0");
+    let listed = fs::read_to_string(folder.join("re-expanded.txt")).unwrap();
+    let mut lines = listed.lines();
+    assert_eq!(
+        lines.next(),
+        Some("# positions answered against their prediction, whose trees were expanded further")
+    );
+    let failed: Vec<&str> = lines.collect();
+    assert!(!failed.is_empty());
+    // Each is the position's own answer, as c4 solve --at-least gives it.
+    for line in failed {
+        let (moves, answer) = line.split_once(' ').unwrap();
+        let bound = answer.trim_start_matches(['>', '=', '<']);
+        let solved = c4(
+            &[
+                "solve",
+                "--board",
+                "6x5",
+                "--no-book",
+                &format!("--at-least={bound}"),
+            ],
+            &format!("{moves}\n"),
+        );
+        assert_eq!(solved.stdout.trim_end(), line);
     }
 }
 

@@ -78,8 +78,8 @@ pub use solver::book::{
     Checksum, FORMAT_VERSION as BOOK_FORMAT_VERSION,
 };
 pub use solver::{
-    analyze_many, AnyPosition, Bitboard, Job, Limits, Position, ProbeProgress, Score, Solver,
-    SolverError, Split, SplitError, SplitSettings, TableSize, Verdict,
+    analyze_many, AnyPosition, Bitboard, FailedPrediction, Job, Limits, Position, ProbeProgress,
+    Score, Solver, SolverError, Split, SplitError, SplitSettings, TableSize, Verdict,
 };
 
 // Choosing moves: levels, look-ahead, the perfect player and what it says of a score.

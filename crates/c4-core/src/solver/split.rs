@@ -163,6 +163,24 @@ impl Job {
     }
 }
 
+/// A node of a proof tree whose answer went against its prediction, so that the tree above it
+/// was expanded further: its parent's other moves tried (a prover's node), or every move of its
+/// own (an opponent's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedPrediction {
+    /// The node's position and question.
+    pub job: Job,
+    /// The answer found (the prediction was the other): at least the bound, or below it.
+    pub at_least: bool,
+}
+
+impl FailedPrediction {
+    /// The answer as a result line (`MOVES >=B` or `MOVES <B`), as the results store holds it.
+    pub fn line(&self) -> String {
+        self.job.result_line(self.at_least)
+    }
+}
+
 /// How far a split solve has come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SplitProgress {
@@ -223,6 +241,8 @@ pub struct Split {
     quick: Solver,
     facts: HashMap<u128, Bounds>,
     trees: HashMap<i8, Tree>,
+    /// The nodes answered against their prediction, in the order found.
+    failed: Vec<FailedPrediction>,
     prediction: i8,
     progress: SplitProgress,
 }
@@ -258,6 +278,7 @@ impl Split {
             quick,
             facts: HashMap::new(),
             trees: HashMap::new(),
+            failed: Vec::new(),
             prediction,
             progress: SplitProgress {
                 lower,
@@ -363,6 +384,12 @@ impl Split {
         Ok(())
     }
 
+    /// The nodes answered against their prediction so far (as many as the progress counts
+    /// re-expanded), in the order found: where the trees were re-expanded.
+    pub fn failed_predictions(&self) -> &[FailedPrediction] {
+        &self.failed
+    }
+
     /// The jobs wanted now, the most needed first: those of the root's question under way,
     /// then those of the question expected next (for runners with more room than the first
     /// has jobs). Empty once the score is known. A running job missing from the list is no
@@ -445,7 +472,14 @@ impl Split {
         let node = &mut tree.nodes[index];
         if !node.settled {
             node.settled = true;
-            self.progress.re_expanded += u64::from(answer != expected);
+            if answer != expected {
+                self.progress.re_expanded += 1;
+                let job = self.job(&node.columns, node.bound);
+                self.failed.push(FailedPrediction {
+                    job,
+                    at_least: answer,
+                });
+            }
         }
         Some(answer)
     }
@@ -718,13 +752,21 @@ mod tests {
         prediction: i8,
     ) -> (Score, usize) {
         let mut split = Split::new(width, height, root.to_vec(), depth, prediction).unwrap();
+        let jobs = run_to_the_end(&mut split);
+        (split.score().unwrap(), jobs)
+    }
+
+    /// Answers every job `split` wants with a solver of its own until its score is known; how
+    /// many jobs it took.
+    fn run_to_the_end(split: &mut Split) -> usize {
+        let (width, height) = (split.width, split.height);
         let mut solver = Solver::with_table_bits(18);
         let mut jobs = 0;
         loop {
             let wanted = split.wanted();
-            if let Some(score) = split.score() {
+            if split.score().is_some() {
                 assert!(wanted.is_empty());
-                return (score, jobs);
+                return jobs;
             }
             let job = wanted
                 .first()
@@ -771,6 +813,30 @@ mod tests {
             // Not every board is settled by the quick searches alone.
             if (width, height) == (6, 5) {
                 assert!(jobs > 12, "{jobs}");
+            }
+        }
+    }
+
+    #[test]
+    fn failed_predictions_name_the_positions_answered_against_them() {
+        // Predicted -2 and 1, some answers on 6x5 go against the prediction.
+        let score = exact(6, 5, &[]);
+        for prediction in [-2, 1] {
+            let mut split = Split::new(6, 5, vec![], 3, prediction).unwrap();
+            run_to_the_end(&mut split);
+            assert_eq!(split.score(), Some(score));
+            let failed = split.failed_predictions();
+            assert!(!failed.is_empty(), "predicting {prediction}");
+            assert_eq!(failed.len() as u64, split.progress().re_expanded);
+            for failure in failed {
+                // Each answer is the position's own, as a line of results.
+                let columns = columns_of(&failure.job.moves, 6).unwrap();
+                let position = exact(6, 5, &columns);
+                let at_least = position >= failure.job.bound;
+                assert_eq!(failure.at_least, at_least, "{}", failure.line());
+                let relation = if at_least { ">=" } else { "<" };
+                let line = format!("{} {relation}{}", failure.job.moves, failure.job.bound);
+                assert_eq!(failure.line(), line);
             }
         }
     }
