@@ -408,6 +408,30 @@ fn silent_connections_are_closed_by_the_timeouts() {
 }
 
 #[test]
+fn a_request_that_cannot_be_read_gets_an_empty_answer_and_the_connection_closed() {
+    let server = Server::start(&page("unreadable"), &[]);
+    let long_header = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(300 * 1024));
+    for (sent, status) in [
+        ("GARBAGE\r\n\r\n".to_string(), "400 Bad Request"),
+        (long_header, "431 Request Header Fields Too Large"),
+    ] {
+        let mut stream = server.connect();
+        // The server may close before taking the whole request.
+        let _ = stream.write_all(sent.as_bytes());
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let answer = String::from_utf8(answer).unwrap().to_ascii_lowercase();
+        assert!(
+            answer.starts_with(&format!("http/1.1 {}\r\n", status.to_ascii_lowercase())),
+            "{answer}"
+        );
+        assert!(answer.contains("\r\nconnection: close\r\n"), "{answer}");
+        assert!(answer.contains("\r\ncontent-length: 0\r\n"), "{answer}");
+        assert!(answer.ends_with("\r\n\r\n"), "a body came: {answer}");
+    }
+}
+
+#[test]
 fn a_client_that_stops_reading_a_download_loses_its_connection() {
     let folder = page("stalled");
     // Far more than the sockets' buffers hold, so that the server waits for its reader.

@@ -2,7 +2,8 @@
 //! request's headers, and this module answers them: the page's files for `GET` and `HEAD`, and
 //! at [`ENGINE_PATH`] a WebSocket upgrade, checked (its origin, the engines free) before an
 //! engine starts and the connection is handed to [`session`]. Every response carries the
-//! security headers ([`SECURITY_HEADERS`]); every refusal says why in a sentence.
+//! security headers ([`SECURITY_HEADERS`]); every refusal says why in a sentence. (A request
+//! hyper cannot read gets hyper's own empty `400` or `431`, and the connection is closed.)
 
 use std::cell::Cell;
 use std::convert::Infallible;
@@ -45,8 +46,10 @@ pub(super) const SECURITY_HEADERS: [(&str, &str); 6] = [
     ("cross-origin-resource-policy", "same-origin"),
 ];
 
-/// The largest request head (and read buffer) hyper keeps for a connection: far more than a
-/// browser sends, cookies of other programs on localhost included; the buffer starts at 8 KiB.
+/// The bound on a connection's read buffer, and so on a request's head (hyper refuses one with
+/// `431` once the buffer holds this much and one more read has not completed it: heads of
+/// 100 KiB were read, 120 KiB refused): far more than a browser sends, cookies of other
+/// programs on localhost included; the buffer starts at 8 KiB.
 const MAX_HEAD: usize = 64 * 1024;
 
 /// What every connection shares.

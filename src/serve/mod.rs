@@ -5,7 +5,7 @@
 //! what"): a WebSocket only from the page's own origin (`origin.rs`), bounded numbers of
 //! connections and engines, timeouts on every stage of a connection (`stalled.rs`: on a client that
 //! stops reading, too), a cap on a message's size,
-//! security headers on every response (`http.rs`), and files only from the page's folder
+//! security headers on every response this server writes (`http.rs`), and files only from the page's folder
 //! (`files.rs`). The sessions themselves are `session.rs`'s.
 //!
 //! This module owns the process-level parts: the runtime, the listening socket, the open-file
