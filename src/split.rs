@@ -35,6 +35,9 @@ pub const RESULTS: &str = "results.txt";
 pub const PLAN: &str = "plan.txt";
 /// The name of the list of the positions answered against their prediction.
 pub const RE_EXPANDED: &str = "re-expanded.txt";
+/// That list's first line.
+pub const RE_EXPANDED_HEADER: &str =
+    "# positions answered against their prediction, whose trees were expanded further";
 
 /// Why `c4 split` could not do what it was asked.
 #[derive(Debug, Error)]
@@ -245,10 +248,7 @@ fn next_round(
         .iter()
         .map(|failure| failure.line() + "\n")
         .collect();
-    write_file(
-        &failed_file,
-        &format!("# positions answered against their prediction, whose trees were expanded further\n{failed}"),
-    )?;
+    write_file(&failed_file, &format!("{RE_EXPANDED_HEADER}\n{failed}"))?;
     let mut said =
         format!(
         "c4 split: board {}x{}, root {}: score between {} and {}; {} questions asked, {} answers \

@@ -437,7 +437,7 @@ fn a_client_that_stops_reading_a_download_loses_its_connection() {
     // Far more than the sockets' buffers hold, so that the server waits for its reader.
     let size = 32 << 20;
     fs::write(folder.join("big.bin"), vec![0u8; size]).unwrap();
-    let server = Server::start(&folder, &["--max-connections", "1", "--idle-timeout", "1"]);
+    let server = Server::start(&folder, &["--max-connections", "1", "--idle-timeout", "3"]);
     let mut stream = server.connect();
     stream
         .write_all(b"GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

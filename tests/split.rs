@@ -9,6 +9,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command as Process;
 
+use c4::split::{RE_EXPANDED, RE_EXPANDED_HEADER};
 use common::c4;
 
 /// Runs every line of `folder`'s plan with `parallel -j2` where GNU parallel is installed (CI
@@ -96,12 +97,9 @@ fn the_merge_names_the_positions_answered_against_their_prediction() {
     // 6x5 scores 0: expecting 2, the first questions go against the prediction.
     let (score_line, _) = split_solve_in(&folder, &["6x5", "", "--depth", "2", "--expect", "2"]);
     assert_eq!(score_line, " 0");
-    let listed = fs::read_to_string(folder.join("re-expanded.txt")).unwrap();
+    let listed = fs::read_to_string(folder.join(RE_EXPANDED)).unwrap();
     let mut lines = listed.lines();
-    assert_eq!(
-        lines.next(),
-        Some("# positions answered against their prediction, whose trees were expanded further")
-    );
+    assert_eq!(lines.next(), Some(RE_EXPANDED_HEADER));
     let failed: Vec<&str> = lines.collect();
     assert!(!failed.is_empty());
     // Each is the position's own answer, as c4 solve --at-least gives it.

@@ -25,7 +25,7 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 
 use super::files::{Missing, Page};
 use super::origin::Origins;
-use super::stalled::WriteLimit;
+use super::write_limit::WriteLimit;
 use super::{session, ENGINE_PATH};
 
 /// The headers of every response. The page's scripts, styles, worker and WebAssembly are its
@@ -46,9 +46,10 @@ pub(super) const SECURITY_HEADERS: [(&str, &str); 6] = [
     ("cross-origin-resource-policy", "same-origin"),
 ];
 
-/// The bound on a connection's read buffer, and so on a request's head (hyper refuses one with
-/// `431` once the buffer holds this much and one more read has not completed it: heads of
-/// 100 KiB were read, 120 KiB refused): far more than a browser sends, cookies of other
+/// The bound on a connection's read buffer: a request head of up to this much is always read;
+/// a longer one is refused with `431` once the buffer holds this much and the next read has not
+/// completed the head (how much that read brings depends on how the bytes arrive: here heads of
+/// 100 KiB were read and of 120 KiB refused). Far more than a browser sends, cookies of other
 /// programs on localhost included; the buffer starts at 8 KiB.
 const MAX_HEAD: usize = 64 * 1024;
 

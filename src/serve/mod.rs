@@ -3,10 +3,10 @@
 //! process of its own with its standard input and output on the socket, killed when the socket
 //! closes. Anything that reaches the port is treated as hostile (docs/gui.md, "Who can reach
 //! what"): a WebSocket only from the page's own origin (`origin.rs`), bounded numbers of
-//! connections and engines, timeouts on every stage of a connection (`stalled.rs`: on a client that
-//! stops reading, too), a cap on a message's size,
-//! security headers on every response this server writes (`http.rs`), and files only from the page's folder
-//! (`files.rs`). The sessions themselves are `session.rs`'s.
+//! connections and engines, timeouts on every stage of a connection (`write_limit.rs`: on a
+//! client that stops reading, too), a cap on a message's size, security headers on every
+//! response this server writes (`http.rs`), and files only from the page's folder (`files.rs`).
+//! The sessions themselves are `session.rs`'s.
 //!
 //! This module owns the process-level parts: the runtime, the listening socket, the open-file
 //! limit, and the signals that stop it.
@@ -15,7 +15,7 @@ mod files;
 mod http;
 mod origin;
 mod session;
-mod stalled;
+mod write_limit;
 
 use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr};

@@ -3,9 +3,10 @@
 //! [`WORK_PER_LOOK`] units of it, so that looking costs nothing, yet comes often on the costliest
 //! boards too. `perft`, the look-ahead and the heuristic search use it; the solver has its own.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use crate::clock::Instant;
+use crate::solver::is_called_off;
 
 /// Work between two looks at the flag and the clock, in positions played: well under a
 /// millisecond of it on any board, and the look (a clock read) a fraction of a percent of that.
@@ -36,10 +37,7 @@ impl<'a> Cutoff<'a> {
 
     /// Whether the flag is set or the deadline has passed, looked at now.
     pub(crate) fn is_reached(&self) -> bool {
-        self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
-            || self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+        is_called_off(self.stop, self.deadline)
     }
 }
 
@@ -82,6 +80,7 @@ impl Watch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
     use std::time::Duration;
 
     #[test]

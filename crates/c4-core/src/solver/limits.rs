@@ -29,9 +29,13 @@ impl Limits {
     /// Whether the flag is set or the deadline has passed, looked at now; the node count is
     /// the search's to compare.
     pub(super) fn is_called_off(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        is_called_off(self.stop.as_deref(), self.deadline)
     }
+}
+
+/// Whether `stop` is set or `deadline` has passed, looked at now: what ends any search besides
+/// its own count of work (the solver's [`Limits`], the other searches' `Cutoff`).
+pub(crate) fn is_called_off(stop: Option<&AtomicBool>, deadline: Option<Instant>) -> bool {
+    stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
+        || deadline.is_some_and(|deadline| Instant::now() >= deadline)
 }

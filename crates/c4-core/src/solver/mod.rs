@@ -35,6 +35,7 @@ pub(crate) use any_position::with_position;
 pub use any_position::AnyPosition;
 pub use bitboard::Bitboard;
 pub use error::SolverError;
+pub(crate) use limits::is_called_off;
 pub use limits::Limits;
 pub(crate) use parallel::MAX_THREADS;
 pub use pool::analyze_many;

@@ -1,7 +1,9 @@
 //! A connection whose writes give up on a client that stops reading: a response (or a
 //! WebSocket's messages) waiting for the client to take its bytes fails once it has waited the
-//! limit without taking one, so that a client requesting files and never reading them cannot
-//! hold its place among the connections for ever. Reads are untouched: the header and idle
+//! limit without the client taking one, so that a client requesting files and never reading
+//! them cannot hold its place among the connections for ever. It is a limit on no progress,
+//! not a minimum rate: a client taking a byte now and then keeps its connection (the bound on
+//! connections holds such clients to a number). Reads are untouched: the header and idle
 //! timeouts cover a client that sends nothing.
 
 use std::future::Future;
@@ -32,14 +34,14 @@ impl<S> WriteLimit<S> {
         }
     }
 
-    /// What a write that returned `polled` returns: the same, unless it has waited the limit.
+    /// What a write, flush or shutdown that returned `polled` returns: the same, unless it is
+    /// still waiting and the limit has passed since the last write that went through.
     fn limited<T>(
         &mut self,
         polled: Poll<io::Result<T>>,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<T>> {
         if polled.is_ready() {
-            self.waiting = None;
             return polled;
         }
         let limit = self.limit;
@@ -53,6 +55,20 @@ impl<S> WriteLimit<S> {
             ))),
             Poll::Pending => Poll::Pending,
         }
+    }
+
+    /// [`limited`](Self::limited) for a write: one that took bytes (or failed) starts the wait
+    /// afresh. A flush or shutdown that is done does not, as it may be done without the client
+    /// having taken anything.
+    fn written(
+        &mut self,
+        polled: Poll<io::Result<usize>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<usize>> {
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) || matches!(polled, Poll::Ready(Err(_))) {
+            self.waiting = None;
+        }
+        self.limited(polled, cx)
     }
 }
 
@@ -73,7 +89,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WriteLimit<S> {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
-        self.limited(polled, cx)
+        self.written(polled, cx)
     }
 
     fn poll_write_vectored(
@@ -82,7 +98,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WriteLimit<S> {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        self.limited(polled, cx)
+        self.written(polled, cx)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -115,6 +131,29 @@ mod tests {
         let error = written.await.expect("the write gave up").unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::TimedOut);
         assert_eq!(error.to_string(), "the client read nothing for 5 s");
+        assert_eq!(started.elapsed(), Duration::from_secs(5));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn flushes_between_waiting_writes_do_not_restart_the_wait() {
+        let (near, _far) = tokio::io::duplex(64);
+        let mut limited = WriteLimit::new(near, Duration::from_secs(5));
+        // The pipe full, each write waits; the writer gives up on it after a second, flushes
+        // (done at once) and tries again.
+        limited.write_all(&[0; 64]).await.unwrap();
+        let started = tokio::time::Instant::now();
+        let error = loop {
+            let write = tokio::time::timeout(Duration::from_secs(1), limited.write(&[0; 64]));
+            match write.await {
+                Ok(written) => break written.unwrap_err(),
+                Err(_) => limited.flush().await.unwrap(),
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the wait never ended"
+            );
+        };
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
         assert_eq!(started.elapsed(), Duration::from_secs(5));
     }
 
