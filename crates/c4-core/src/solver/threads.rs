@@ -200,13 +200,15 @@ mod tests {
         }
 
         pair.reset();
-        // Just past the helpers' start: with 50,000 more, a loaded machine once let the helpers
-        // fill the table so fast that the main thread finished first.
+        // Just past the helpers' start, on the empty board (billions of nodes): on the position
+        // above, a loaded machine let the helpers fill the table so fast that the main thread
+        // finished before its limit.
         let few_nodes = Limits {
             max_nodes: Some(PARALLEL_MIN_NODES + 1_000),
             ..Limits::default()
         };
-        assert!(pair.solve_within(&position, &few_nodes).is_err());
+        let empty = Position::<u64>::new(7, 6).unwrap();
+        assert!(pair.solve_within(&empty, &few_nodes).is_err());
         // The helpers have stopped: no other thread is on the tables.
         assert!(pair.is_alone_on_tables());
         assert_eq!(pair.solve(&position), expected);
