@@ -65,7 +65,7 @@ impl<S> WriteLimit<S> {
         polled: Poll<io::Result<usize>>,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<usize>> {
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) || matches!(polled, Poll::Ready(Err(_))) {
+        if matches!(polled, Poll::Ready(Ok(1..) | Err(_))) {
             self.waiting = None;
         }
         self.limited(polled, cx)

@@ -244,6 +244,8 @@ pub struct Split {
     /// The nodes answered against their prediction, in the order found.
     failed: Vec<FailedPrediction>,
     prediction: i8,
+    /// The counts kept as they change; `re_expanded` is `failed`'s length, which
+    /// [`progress`](Self::progress) gives.
     progress: SplitProgress,
 }
 
@@ -343,7 +345,10 @@ impl Split {
 
     /// How far the solve has come.
     pub fn progress(&self) -> SplitProgress {
-        self.progress
+        SplitProgress {
+            re_expanded: self.failed.len() as u64,
+            ..self.progress
+        }
     }
 
     /// Hands in `job`'s answer: whether its position's score is at least its bound.
@@ -473,7 +478,6 @@ impl Split {
         if !node.settled {
             node.settled = true;
             if answer != expected {
-                self.progress.re_expanded += 1;
                 let job = self.job(&node.columns, node.bound);
                 self.failed.push(FailedPrediction {
                     job,
