@@ -309,13 +309,13 @@ fn plan_line(folder: &Path, split: &Split, job: &Job, c4: &Path) -> String {
     let checkpoint = folder.join("ckpt").join(format!("{name}.ckpt"));
     let log = folder.join("ckpt").join(format!("{name}.log"));
     let arguments: Vec<String> = split
-        .job_arguments(job.bound)
+        .job_arguments()
         .iter()
         .map(|argument| quoted(argument))
         .collect();
     format!(
         "echo {} | {} {} --checkpoint {} > {} 2>> {} && mv {} {}",
-        quoted(&job.moves),
+        quoted(&job.question()),
         quoted(&c4.to_string_lossy()),
         arguments.join(" "),
         quoted(&checkpoint.to_string_lossy()),

@@ -6,6 +6,7 @@
 mod common;
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -234,7 +235,7 @@ fn the_program_and_the_protocol_say_the_workspace_version() {
 
 #[test]
 fn usage_errors_exit_2_with_the_reason_on_stderr() {
-    let cases: [(&[&str], &str); 27] = [
+    let cases: [(&[&str], &str); 29] = [
         (&["--bogus"], "error: unexpected argument '--bogus' found"),
         (&["bogus"], "error: unrecognized subcommand 'bogus'"),
         (&["--strict", "solve"], "error: the subcommand 'solve' cannot be used with '--strict'"),
@@ -255,6 +256,8 @@ fn usage_errors_exit_2_with_the_reason_on_stderr() {
         (&["play", "--human", "z"], "error: --human: no player has the token 'z' (tokens: xo)"),
         (&["play", "--letters", "--from-zero"], "error: the argument '--letters' cannot be used with '--from-zero'"),
         (&["ugi", "--strict"], "error: unexpected argument '--strict' found"),
+        (&["solve", "--at-least", "65"], "error: invalid value '65' for '--at-least <B>': expected a whole number from -64 to 64, or line for each line's own bound after its moves"),
+        (&["solve", "--at-least", "lines"], "error: invalid value 'lines' for '--at-least <B>': expected a whole number from -64 to 64, or line for each line's own bound after its moves"),
         (&["solve", "--columns", "letters"], "error: invalid value 'letters' for '--columns <NAMING>': letters a-p are read in every line already: expected numbers or from-zero, the numbering of the digits"),
         (&["bench", "--columns", "2", "a.txt"], "error: invalid value '2' for '--columns <NAMING>': expected numbers (from 1) or from-zero (from 0)"),
         (&["book", "verify", "--sample", "x"], "error: invalid value 'x' for '--sample <SAMPLE>': expected a whole number"),
@@ -304,6 +307,44 @@ fn a_checkpointed_solve_saves_its_score_and_answers_from_it_next_time() {
         other.stderr
     );
     fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn solves_sharing_a_table_answer_as_alone_and_refuse_a_file_others_may_use() {
+    let folder = scratch("shared-table").join("tables");
+    let folder_arg = folder.to_str().unwrap();
+    let args = [
+        "solve",
+        "--board",
+        "6x5",
+        "--no-book",
+        "--at-least",
+        "line",
+        "--shared-table",
+        folder_arg,
+    ];
+    let questions = "333 0\n333 1\n3334 1\n";
+    let alone = c4(&args[..6], questions);
+    let first = c4(&args, questions);
+    let second = c4(&args, questions);
+    assert_eq!((first.code, second.code), (0, 0), "{}", first.stderr);
+    assert_eq!(first.stdout, alone.stdout);
+    assert_eq!(second.stdout, alone.stdout);
+    let table = folder.join("6x5-2^18-apart-layout2.table");
+    let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&table), 0o600);
+    fs::set_permissions(&table, fs::Permissions::from_mode(0o640)).unwrap();
+    let refused = c4(&args, questions);
+    assert_eq!((refused.code, refused.stdout.as_str()), (1, ""));
+    assert_eq!(
+        refused.stderr,
+        format!(
+            "c4: the shared table {} may be read or written by other users (its mode must be \
+             0600): name another file, or remove it\n",
+            table.display()
+        )
+    );
+    fs::remove_dir_all(folder.parent().unwrap()).unwrap();
 }
 
 #[test]

@@ -153,14 +153,9 @@ fn a_merge_goes_on_from_the_results_and_runs_no_finished_job_again() {
     );
     let plan = fs::read_to_string(folder.join("plan.txt")).unwrap();
     for line in plan.lines() {
-        let moves = line.split('\'').nth(1).unwrap();
-        let bound = line
-            .split("--at-least=")
-            .nth(1)
-            .unwrap()
-            .split('\'')
-            .next()
-            .unwrap();
+        // echo 'MOVES B' | c4 solve ... --at-least=line ...
+        let question = line.split('\'').nth(1).unwrap();
+        let (moves, bound) = question.split_once(' ').unwrap();
         assert!(
             !answered
                 .iter()

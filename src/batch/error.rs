@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use super::checkpoint::CheckpointError;
-use super::line::MAX_BATCH_LINE_BYTES;
+use super::line::{MAX_BATCH_LINE_BYTES, MAX_BOUND, MIN_BOUND};
 use super::sizes::SizeLineError;
 use c4_core::MovesError;
 use c4_core::SolverError;
@@ -38,6 +38,9 @@ pub enum LineError {
     /// Words after the moves that are not a score.
     #[error("cannot read '{0}' after the moves: write a line's moves as one word (445), then at most a score")]
     AfterMoves(String),
+    /// `--at-least line` and no bound after the moves.
+    #[error("expected a bound from {MIN_BOUND} to {MAX_BOUND} after the moves (MOVES B), as --at-least line reads each line")]
+    NoBound,
     /// A move of the sequence cannot be played; `index` counts from 1, `column` is as written.
     #[error("move {index} (column {column}): {problem}")]
     Move {

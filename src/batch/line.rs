@@ -5,6 +5,8 @@
 use c4_core::unfit_in_a_line;
 use c4_core::Score;
 
+use super::error::LineError;
+
 /// The longest line [`run_batch_solve`](super::solve::run_batch_solve) reads whole (a 7x6 game
 /// has at most 42 moves); a longer one gets an error line, and only this much of it is held in
 /// memory.
@@ -37,6 +39,9 @@ pub enum BatchMode {
     /// Whether the score is at least this bound: one null-window search, much cheaper than the
     /// exact score, as the jobs of a solve split over many machines ask it.
     AtLeast(Score),
+    /// As [`AtLeast`](Self::AtLeast), with the bound each line gives after its moves
+    /// (`MOVES B`), so that one run answers the questions of many bounds with one table.
+    AtLeastOfLine,
 }
 
 /// The answer of [`BatchMode::AtLeast`] for a position whose score is `at_least` `bound` or
@@ -53,9 +58,41 @@ impl BatchMode {
     /// Whether a checkpoint keeps this mode's progress: the exact score's and the bound's, each
     /// one search at a time; the others are quick or made of many searches.
     pub fn is_checkpointed(self) -> bool {
-        matches!(self, BatchMode::Score | BatchMode::AtLeast(_))
+        matches!(
+            self,
+            BatchMode::Score | BatchMode::AtLeast(_) | BatchMode::AtLeastOfLine
+        )
+    }
+
+    /// The mode of the line `text`: [`AtLeastOfLine`](Self::AtLeastOfLine)'s the bound the
+    /// line gives after its moves, every other mode itself.
+    ///
+    /// # Errors
+    /// [`LineError::NoBound`] when the mode reads a bound and the line has none from
+    /// [`MIN_BOUND`] to [`MAX_BOUND`] after its moves.
+    pub(super) fn of_line(self, text: &str) -> Result<BatchMode, LineError> {
+        if self != BatchMode::AtLeastOfLine {
+            return Ok(self);
+        }
+        let rest = text[first_field(text).len()..].trim_matches([' ', '\t', '\r']);
+        bound_of(rest)
+            .map(BatchMode::AtLeast)
+            .ok_or(LineError::NoBound)
     }
 }
+
+/// The bound `text` writes, if it is a whole number from [`MIN_BOUND`] to [`MAX_BOUND`].
+pub fn bound_of(text: &str) -> Option<Score> {
+    text.parse::<i8>()
+        .ok()
+        .filter(|bound| (MIN_BOUND..=MAX_BOUND).contains(bound))
+        .map(Score::new)
+}
+
+/// The lowest bound `c4 solve --at-least` takes, and the highest: beyond every board's scores.
+pub const MIN_BOUND: i8 = -64;
+/// See [`MIN_BOUND`].
+pub const MAX_BOUND: i8 = 64;
 
 /// Every column's score separated by spaces, `-` for a column that cannot be played.
 pub(super) fn analysis_text(scores: &[Option<Score>]) -> String {

@@ -15,7 +15,8 @@
 //! - [`BatchMode::Analyze`]: `MOVES S1 S2 ... SW`, the score of each column for the side to move
 //!   after playing it, `-` where the column is full or the game is over;
 //! - [`BatchMode::AtLeast`]: `MOVES >=B` when the score is at least the bound B, `MOVES <B`
-//!   when it is not;
+//!   when it is not; [`BatchMode::AtLeastOfLine`] the same, with the bound B each line gives
+//!   after its moves (`MOVES B`: there the word after the moves is read, not ignored);
 //! - an invalid line: `MOVES error: REASON`, e.g. `48 error: move 2 (column 8): the column is
 //!   off the board (columns 1-7)`, with MOVES's control characters and line and paragraph
 //!   separators escaped.
@@ -26,6 +27,8 @@
 //! This file only names the parts; each has a file:
 //!
 //! - `solve.rs`, `c4 solve`: [`run_batch_solve`] answers every line in the formats above;
+//! - `shared_table.rs`: the file of a table that the runs of one machine share
+//!   (`--shared-table`), made and checked before it is mapped ([`SharedTableError`]);
 //! - `checkpointed.rs`: an exact score that saves its progress to a file as it goes and goes on
 //!   from it in a later run ([`Checkpointing`]), and the early stop a signal asks for
 //!   ([`EarlyStop`]);
@@ -42,6 +45,7 @@ pub mod checkpoint;
 mod checkpointed;
 mod error;
 mod line;
+mod shared_table;
 mod sizes;
 mod solve;
 mod table;
@@ -53,7 +57,8 @@ pub use bench::{
 pub use board::BatchBoard;
 pub use checkpointed::{Checkpointing, EarlyStop};
 pub use error::{BoardError, LineError, MoveProblem};
-pub use line::{BatchMode, MAX_BATCH_LINE_BYTES};
+pub use line::{bound_of, BatchMode, MAX_BATCH_LINE_BYTES, MAX_BOUND, MIN_BOUND};
+pub use shared_table::SharedTableError;
 pub use sizes::{SizeLineError, SizeOutcome};
 pub use solve::{run_batch_solve, BatchOptions, BatchSummary};
 pub use table::table_for_board;

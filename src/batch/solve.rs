@@ -3,6 +3,7 @@
 //! `checkpointed.rs`.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::board::BatchBoard;
@@ -12,7 +13,8 @@ use super::line::{
     analysis_text, at_least_text, first_field, printable, unread_after_moves, BatchMode,
     MAX_BATCH_LINE_BYTES,
 };
-use super::table::{say_once, solver};
+use super::shared_table::{open_shared_table, SharedTableError, HEADER_BYTES};
+use super::table::{configured, say_once, solver};
 use c4_core::built_in_book;
 use c4_core::read_bounded_line;
 use c4_core::with_position;
@@ -51,6 +53,9 @@ pub struct BatchOptions {
     pub book: Option<Arc<Book>>,
     /// Where exact scores save their progress as they go, and resume from.
     pub checkpoint: Option<Checkpointing>,
+    /// The folder of a table shared with the other runs of this machine that name it (see
+    /// `shared_table.rs`); the table is then taken at once, at `table_bits`.
+    pub shared_table: Option<PathBuf>,
     /// A line for the log before the first search, when the table suits the board poorly: left
     /// unsaid when no line needs a search (a finished checkpoint answers without one).
     pub table_note: Option<String>,
@@ -69,6 +74,7 @@ impl BatchOptions {
             fold_mirrors: false,
             book,
             checkpoint: None,
+            shared_table: None,
             table_note: None,
         }
     }
@@ -100,7 +106,9 @@ pub fn run_batch_solve(
     let mut summary = BatchSummary::default();
     let mut solver = batch_solver(opts.table_bits, opts, log.as_deref_mut())?;
     let mut table_note = opts.table_note.as_deref();
-    let mut larger_table_bits = opts.larger_table_bits.filter(|_| opts.checkpoint.is_none());
+    let mut larger_table_bits = opts
+        .larger_table_bits
+        .filter(|_| opts.checkpoint.is_none() && opts.shared_table.is_none());
     while let Some(line) = read_bounded_line(&mut input, MAX_BATCH_LINE_BYTES)? {
         let text = String::from_utf8_lossy(&line.bytes);
         let moves = first_field(&text);
@@ -111,14 +119,16 @@ pub fn run_batch_solve(
         } else if let Some(rest) = unread_after_moves(&text) {
             Err(LineError::AfterMoves(printable(rest)))
         } else {
-            opts.board.position_of(moves)
+            opts.board
+                .position_of(moves)
+                .and_then(|position| Ok((opts.mode.of_line(&text)?, position)))
         };
         // A checkpointed line says it once it knows that it searches.
         if position.is_ok() && !(opts.mode.is_checkpointed() && opts.checkpoint.is_some()) {
             say_once(&mut table_note, log.as_deref_mut());
         }
-        let answer = position.and_then(|position| {
-            with_position!(position, |position| match (opts.mode, &opts.checkpoint) {
+        let answer = position.and_then(|(mode, position)| {
+            with_position!(position, |position| match (mode, &opts.checkpoint) {
                 (mode @ (BatchMode::Score | BatchMode::AtLeast(_)), Some(plan)) => {
                     solve_checkpointed(
                         &mut solver,
@@ -160,13 +170,38 @@ pub fn run_batch_solve(
     Ok(summary)
 }
 
-/// The solver of a run of `opts` on a table of 2^`table_bits` entries.
+/// The solver of a run of `opts` on a table of 2^`table_bits` entries: the one in
+/// [`BatchOptions::shared_table`]'s folder if it names one (a table of its own, said on `log`,
+/// when that file's file system has no room for it).
+///
+/// # Errors
+/// The system refused the table's memory, or the shared table's file cannot be used.
 fn batch_solver(
     table_bits: u32,
     opts: &BatchOptions,
-    log: Option<&mut (impl Write + ?Sized)>,
+    mut log: Option<&mut (impl Write + ?Sized)>,
 ) -> io::Result<Solver> {
-    let mut solver = solver(table_bits, opts.threads, opts.book.as_ref(), log)?;
+    let shared = opts.shared_table.as_deref().map(|path| {
+        open_shared_table(path, &opts.board, table_bits, opts.fold_mirrors).and_then(|file| {
+            Solver::try_with_shared_table(table_bits, &file, HEADER_BYTES).map_err(|e| {
+                SharedTableError::Refused {
+                    path: path.to_path_buf(),
+                    reason: e.to_string(),
+                }
+            })
+        })
+    });
+    let mut solver = match shared {
+        Some(Ok(solver)) => configured(solver, opts.threads, opts.book.as_ref(), log),
+        Some(Err(no_room)) if no_room.is_no_room() => {
+            if let Some(log) = log.as_deref_mut() {
+                let _ = writeln!(log, "c4 solve: {no_room}");
+            }
+            solver(table_bits, opts.threads, opts.book.as_ref(), log)?
+        }
+        Some(Err(refused)) => return Err(io::Error::other(refused)),
+        None => solver(table_bits, opts.threads, opts.book.as_ref(), log)?,
+    };
     solver.set_fold_mirrors(opts.fold_mirrors);
     Ok(solver)
 }
@@ -225,6 +260,7 @@ fn answer_within<B: Bitboard>(
             let at_most_below = solver.is_at_most_within(position, below, limits)?;
             at_least_text(bound, !at_most_below)
         }
+        BatchMode::AtLeastOfLine => unreachable!("each line's bound is read before its search"),
     })
 }
 
@@ -338,6 +374,24 @@ mod tests {
         // A finished game: the loser to move scores -18.
         let finished = batch("4455667\n", BatchMode::AtLeast(Score::new(-18)));
         assert_eq!(finished, "4455667 >=-18\n");
+    }
+
+    #[test]
+    fn at_least_of_line_reads_each_lines_bound_and_refuses_a_line_without_one() {
+        let out = batch(
+            "4455 18\n4455\t19\n4455 -5\n4455\n4455 65\n44x 3\n4455 18 1\n",
+            BatchMode::AtLeastOfLine,
+        );
+        assert_eq!(
+            out,
+            "4455 >=18\n\
+             4455 <19\n\
+             4455 >=-5\n\
+             4455 error: expected a bound from -64 to 64 after the moves (MOVES B), as --at-least line reads each line\n\
+             4455 error: expected a bound from -64 to 64 after the moves (MOVES B), as --at-least line reads each line\n\
+             44x error: 'x' is not a column: expected a column number or a letter from a to p\n\
+             4455 error: cannot read '18 1' after the moves: write a line's moves as one word (445), then at most a score\n"
+        );
     }
 
     #[test]

@@ -35,14 +35,24 @@ pub(super) fn solver(
     book: Option<&Arc<Book>>,
     log: Option<&mut (impl Write + ?Sized)>,
 ) -> io::Result<Solver> {
-    let mut solver = Solver::try_with_table_bits(table_bits)
+    let solver = Solver::try_with_table_bits(table_bits)
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
+    Ok(configured(solver, threads, book, log))
+}
+
+/// `solver` with `threads` threads and `book`, its [`pages_note`] written to `log`, if any.
+pub(super) fn configured(
+    mut solver: Solver,
+    threads: usize,
+    book: Option<&Arc<Book>>,
+    log: Option<&mut (impl Write + ?Sized)>,
+) -> Solver {
     if let (Some(log), Some(line)) = (log, pages_note(&solver)) {
         let _ = writeln!(log, "{line}");
     }
     solver.set_threads(threads);
     solver.set_book(book.cloned());
-    Ok(solver)
+    solver
 }
 
 /// Which pages a table of 1 GiB or more lies on, since 1 GiB pages make its searches faster

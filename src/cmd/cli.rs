@@ -14,7 +14,7 @@ use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand};
 
 use super::book::BookArgs;
-use super::values::{board_sides, board_size, column_numbering, positive, seconds};
+use super::values::{at_least_mode, board_sides, board_size, column_numbering, positive, seconds};
 use crate::batch::{
     table_for_board, BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing,
 };
@@ -25,7 +25,7 @@ use c4_core::Counting;
 use c4_core::ThreadCount;
 use c4_core::Trust;
 use c4_core::{built_in_book, read_book, BookFileError};
-use c4_core::{Score, SplitSettings, TableSize};
+use c4_core::{SplitSettings, TableSize};
 
 /// What `c4 --help` ends with.
 const EXIT_STATUS_HELP: &str = "Exit status: 0 on success; 1 for a failed command under \
@@ -316,11 +316,12 @@ pub struct SolveArgs {
     /// Write the score of every column ('-' for a full one)
     #[arg(long)]
     pub analyze: bool,
-    /// Write only whether each score is at least B: 'MOVES >=B' or 'MOVES <B'. One
+    /// Write only whether each score is at least B (-64 to 64): 'MOVES >=B' or 'MOVES <B'. One
     /// null-window search, much cheaper than the exact score: the question each job of a solve
-    /// split over many machines asks (docs/cluster.md)
-    #[arg(long, value_name = "B", allow_hyphen_values = true, conflicts_with_all = ["weak", "analyze"], value_parser = clap::value_parser!(i8).range(-64..=64))]
-    pub at_least: Option<i8>,
+    /// split over many machines asks (docs/cluster.md). 'line' reads each line's own bound after
+    /// its moves ('MOVES B'), so that one run answers questions of many bounds with one table
+    #[arg(long, value_name = "B", allow_hyphen_values = true, conflicts_with_all = ["weak", "analyze"], value_parser = at_least_mode)]
+    pub at_least: Option<BatchMode>,
     /// Search each exact score with N threads sharing the table (1-64)
     #[arg(long, value_name = "N", default_value_t = ThreadCount::ONE, value_parser = ThreadCount::from_str)]
     pub threads: ThreadCount,
@@ -354,6 +355,15 @@ pub struct SolveArgs {
     /// from its own progress, as the jobs of a split solve do (docs/cluster.md)
     #[arg(long, value_name = "DIR", conflicts_with_all = ["weak", "analyze", "checkpoint"])]
     pub checkpoint_dir: Option<PathBuf>,
+    /// Keep the table in a file of the folder DIR, shared with every c4 solve of this machine
+    /// that names the same DIR, board and table size, as the threads of one search share
+    /// theirs: the jobs of a split solve run as several processes then share what each has
+    /// proven (docs/cluster.md). Best on a memory file system (/dev/shm/...). The folder and
+    /// the file are made if missing, for this user only; another user's file, or one others
+    /// may read or write, is refused. The table is taken at once; where the file system has
+    /// no room for it, c4 says so and uses a table of its own
+    #[arg(long, value_name = "DIR")]
+    pub shared_table: Option<PathBuf>,
     /// Fold mirror images together in the table in every search, not only a symmetric
     /// position's: faster for many positions below one symmetric position (the jobs of a split
     /// solve of the empty board), slower elsewhere
@@ -395,7 +405,7 @@ impl SolveArgs {
         let mode = match (self.weak, self.analyze, self.at_least) {
             (true, _, _) => BatchMode::Weak,
             (_, true, _) => BatchMode::Analyze,
-            (_, _, Some(bound)) => BatchMode::AtLeast(Score::new(bound)),
+            (_, _, Some(at_least)) => at_least,
             _ => BatchMode::Score,
         };
         // A table picked for the board is taken once a search outgrows the default one, but at
@@ -405,7 +415,7 @@ impl SolveArgs {
             (_, Some(folder)) => Some((folder.clone(), true)),
             _ => None,
         };
-        let grows = self.hash.is_none() && checkpoint.is_none();
+        let grows = self.hash.is_none() && checkpoint.is_none() && self.shared_table.is_none();
         let when = grows.then_some("once a search outgrows the default");
         let (table, table_note) = picked_table("solve", &self.lines.board, self.hash, when);
         let (table_bits, larger_table_bits) = if grows && table != TableSize::BATCH {
@@ -424,6 +434,7 @@ impl SolveArgs {
                 every: Duration::from_secs(self.checkpoint_every as u64),
                 stop: Arc::default(),
             }),
+            shared_table: self.shared_table.clone(),
             table_note,
             ..BatchOptions::new(
                 mode,

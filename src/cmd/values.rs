@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use crate::batch::BatchBoard;
+use crate::batch::{bound_of, BatchBoard, BatchMode, MAX_BOUND, MIN_BOUND};
 use c4_core::Counting;
 use c4_core::{whole_number, WholeNumber};
 
@@ -31,6 +31,17 @@ pub(super) fn whole<T: FromStr>(text: &str) -> Result<T, String> {
         WholeNumber::TooLarge => Err("the number is too large".to_string()),
         WholeNumber::NotANumber => Err("expected a whole number".to_string()),
     }
+}
+
+/// `c4 solve --at-least`'s value: a bound from [`MIN_BOUND`] to [`MAX_BOUND`], or `line` for
+/// the bound each line gives after its moves.
+pub(super) fn at_least_mode(text: &str) -> Result<BatchMode, String> {
+    if text == "line" {
+        return Ok(BatchMode::AtLeastOfLine);
+    }
+    bound_of(text).map(BatchMode::AtLeast).ok_or_else(|| {
+            format!("expected a whole number from {MIN_BOUND} to {MAX_BOUND}, or line for each line's own bound after its moves")
+        })
 }
 
 /// A whole number from 1.

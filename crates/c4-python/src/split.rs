@@ -73,10 +73,10 @@ impl Split {
             .collect()
     }
 
-    /// The arguments of the `c4` run that answers jobs of `bound`, one per line of its input.
-    fn job_arguments(&self, bound: Int) -> PyResult<Vec<String>> {
-        let bound = in_range(&bound, "bound", -64, 64, "a bound on a score")?;
-        Ok(self.split.job_arguments(Score::new(bound)))
+    /// The arguments of the `c4` run that answers jobs of any bound, one per line of its
+    /// input, each written `MOVES B`.
+    fn job_arguments(&self) -> Vec<String> {
+        self.split.job_arguments()
     }
 
     /// The root's score once known, else None.

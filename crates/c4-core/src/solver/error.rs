@@ -72,6 +72,12 @@ pub enum SolverError {
         /// The table's size.
         mib: u64,
     },
+    /// A table shared through a file could not be mapped.
+    #[error("the shared table could not be mapped: {reason}")]
+    SharedTable {
+        /// Why not, as the system says.
+        reason: String,
+    },
     /// Proven entries that cannot be put into this solver's table.
     #[error("the saved entries of a table of {saved} words cannot be put into this solver's table of {words} words")]
     TableSize {

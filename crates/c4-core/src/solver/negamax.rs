@@ -188,7 +188,8 @@ impl Solver {
         if let Some(known) = self.known::<B, K>(empty, table_key) {
             lower = lower.max(known.lower);
             upper = upper.min(known.upper);
-            hint = known.best.map(orient);
+            // A column off the board (a damaged shared table's) is no hint.
+            hint = known.best.filter(|&c| c < geometry.width).map(orient);
         }
         if lower >= beta {
             return lower;

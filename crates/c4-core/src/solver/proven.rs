@@ -30,6 +30,10 @@ impl ProbeProgress {
 }
 
 impl Solver {
+    /// The version of the table's entry words (and of how keys are put in it): tables saved or
+    /// shared by builds of another version cannot be read by this one.
+    pub const TABLE_LAYOUT: u64 = LAYOUT;
+
     /// The size in words of the table that [`proven_entries`](Self::proven_entries) reads.
     pub fn table_words(&self) -> u64 {
         self.table.words() as u64

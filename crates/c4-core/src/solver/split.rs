@@ -155,6 +155,11 @@ pub struct Job {
 }
 
 impl Job {
+    /// The line a run of [`Split::job_arguments`] reads for this job: `MOVES B`.
+    pub fn question(&self) -> String {
+        format!("{} {}", self.moves, self.bound)
+    }
+
     /// The line a run answering this job writes: `MOVES >=B` if the score is at least the
     /// bound, `MOVES <B` if not; the results a [`Split`] reads back.
     pub(crate) fn result_line(&self, at_least: bool) -> String {
@@ -313,10 +318,11 @@ impl Split {
         })
     }
 
-    /// The arguments of the `c4` run that answers this split's jobs of `bound`, one per line
-    /// of its standard input (add `--checkpoint-dir DIR` or `--checkpoint FILE`, and
+    /// The arguments of the `c4` run that answers this split's jobs, one per line of its
+    /// standard input as [`Job::question`] writes it, whatever their bounds, so that one run's
+    /// table serves every question (add `--checkpoint-dir DIR` or `--checkpoint FILE`, and
     /// `--hash` as wanted).
-    pub fn job_arguments(&self, bound: Score) -> Vec<String> {
+    pub fn job_arguments(&self) -> Vec<String> {
         let mut arguments = vec![
             "solve".to_string(),
             "--board".to_string(),
@@ -326,7 +332,7 @@ impl Split {
         if self.folds_mirrors() {
             arguments.push("--fold-mirrors".to_string());
         }
-        arguments.push(format!("--at-least={bound}"));
+        arguments.push("--at-least=line".to_string());
         arguments
     }
 

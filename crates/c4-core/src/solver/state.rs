@@ -106,12 +106,35 @@ impl Solver {
         let table = Table::try_with_bits(bits).ok_or(SolverError::TableMemory {
             mib: TableSize::mib_of_bits(bits),
         })?;
-        Ok(Solver::on_tables(
+        Ok(Solver::on_table(table))
+    }
+
+    /// A solver whose table (about `2^bits` entries) lies in `file` from byte `offset` on,
+    /// shared with every process that maps the same file, as the threads of one search share
+    /// theirs; it is never cleared. The caller makes sure that the file holds such a table for
+    /// the board searched (the same size, board, build and mirror folding) or zeros.
+    ///
+    /// # Errors
+    /// [`SolverError::SharedTable`]: the file is too short or cannot be mapped.
+    pub fn try_with_shared_table(
+        bits: u32,
+        file: &std::fs::File,
+        offset: u64,
+    ) -> Result<Solver, SolverError> {
+        let table = Table::mapped(bits, file, offset).map_err(|e| SolverError::SharedTable {
+            reason: e.to_string(),
+        })?;
+        Ok(Solver::on_table(table))
+    }
+
+    /// A solver on `table` and a near-leaf table of its own, for any board.
+    fn on_table(table: Table) -> Solver {
+        Solver::on_tables(
             Arc::new(table),
             Arc::new(Table::with_bits(NEAR_LEAF_BITS)),
             None,
             None,
-        ))
+        )
     }
 
     pub(super) fn on_tables(
@@ -270,9 +293,13 @@ impl Solver {
         self.nodes = 0;
     }
 
-    /// Empties the tables of this solver and of its helpers.
+    /// Empties the tables of this solver and of its helpers; a table shared with other
+    /// processes is left as it is (what it holds is theirs too, and holds for any search of
+    /// its board).
     pub(super) fn clear_tables(&self) {
-        self.table.clear();
+        if !self.table.is_shared() {
+            self.table.clear();
+        }
         self.near_leaf.clear();
         if let Some(helpers) = &self.helpers {
             for table in &helpers.near_leaf {
@@ -312,6 +339,42 @@ fn near_leaf_bits(threads: usize) -> u32 {
 mod tests {
     use super::*;
     use crate::solver::book::canonical_key;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_table_mapped_from_a_file_is_shared_by_every_solver_that_maps_it_and_never_cleared() {
+        const OFFSET: u64 = 4096;
+        let file = tempfile::tempfile().unwrap();
+        file.set_len(OFFSET + (8 << 18)).unwrap();
+        // 6x4 from empty: about 10^5 nodes, a draw.
+        let empty = Position::<u64>::new(6, 4).unwrap();
+        let mut first = Solver::try_with_shared_table(18, &file, OFFSET).unwrap();
+        let score = first.solve(&empty);
+        // A second mapping (another process's, as far as the table knows) finds it proven.
+        let mut second = Solver::try_with_shared_table(18, &file, OFFSET).unwrap();
+        assert_eq!(second.solve(&empty), score);
+        assert!(
+            second.nodes() * 100 < first.nodes(),
+            "{} nodes after {}",
+            second.nodes(),
+            first.nodes()
+        );
+        // Reset forgets the counter, not what the others proved.
+        second.reset();
+        assert_eq!(second.solve(&empty), score);
+        assert!(second.nodes() * 100 < first.nodes());
+        // A table of its own knows nothing of it.
+        let mut private = Solver::with_table_bits(18);
+        assert_eq!(private.solve(&empty), score);
+        assert_eq!(private.nodes(), first.nodes());
+        // A file too short for the table is refused.
+        let short = tempfile::tempfile().unwrap();
+        short.set_len(OFFSET + (8 << 17)).unwrap();
+        assert!(matches!(
+            Solver::try_with_shared_table(18, &short, OFFSET),
+            Err(SolverError::SharedTable { .. })
+        ));
+    }
 
     #[test]
     fn a_new_solver_consults_no_book_until_one_is_handed_in() {

@@ -157,14 +157,39 @@ impl Table {
     /// [`with_bits`](Self::with_bits), or `None` when the system refuses the memory.
     pub(crate) fn try_with_bits(bits: u32) -> Option<Table> {
         let hashing = Hashing::with_bits(bits.clamp(16, 36));
-        Some(Table {
-            entries: Entries::new(hashing.words())?,
+        Some(Table::on(Entries::new(hashing.words())?, hashing))
+    }
+
+    /// A table of about `2^bits` words (as [`with_bits`](Self::with_bits)) on the words of
+    /// `file` from byte `offset` on, mapped shared: the table of every process that maps the
+    /// same file, as the threads of one search share one. What the file holds is taken as
+    /// entries; the caller makes sure that it is such a table's, for the same board.
+    ///
+    /// # Errors
+    /// The file is shorter than the table, or the system refuses the mapping.
+    pub(crate) fn mapped(bits: u32, file: &std::fs::File, offset: u64) -> std::io::Result<Table> {
+        let hashing = Hashing::with_bits(bits.clamp(16, 36));
+        Ok(Table::on(
+            Entries::mapped(file, offset, hashing.words())?,
+            hashing,
+        ))
+    }
+
+    fn on(entries: Entries, hashing: Hashing) -> Table {
+        Table {
+            entries,
             hashing,
             written: WriteLog {
                 len: AtomicUsize::new(0),
                 blocks: (0..WRITE_LOG).map(|_| AtomicU32::new(0)).collect(),
             },
-        })
+        }
+    }
+
+    /// Whether other processes may use the table too ([`mapped`](Self::mapped)): then it is
+    /// never cleared, since what it holds is theirs as well.
+    pub(crate) fn is_shared(&self) -> bool {
+        matches!(self.entries.backing, Backing::Mapped(_))
     }
 
     /// The longest keys that one-word entries tell apart exactly: `b + 41` bits.
@@ -589,6 +614,8 @@ enum Backing {
     /// A mapping of this many bytes on 1 GiB pages.
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     GigaPages(usize),
+    /// A shared mapping of this many bytes of a file.
+    Mapped(usize),
 }
 
 const HUGE_PAGE: usize = 2 << 20;
@@ -629,6 +656,58 @@ impl Entries {
         })
     }
 
+    /// `len` words of `file` from byte `offset` on (a multiple of the page size), mapped
+    /// shared, so that what one process writes the others read.
+    #[cfg(unix)]
+    fn mapped(file: &std::fs::File, offset: u64, len: usize) -> std::io::Result<Entries> {
+        use std::io::{Error, ErrorKind};
+        use std::os::fd::AsRawFd;
+        let bytes = len
+            .checked_mul(std::mem::size_of::<u64>())
+            .ok_or_else(|| Error::from(ErrorKind::OutOfMemory))?;
+        let end = offset.checked_add(bytes as u64);
+        if end.is_none_or(|end| file.metadata().map_or(true, |m| m.len() < end)) {
+            return Err(Error::new(
+                ErrorKind::UnexpectedEof,
+                "the file is shorter than the table",
+            ));
+        }
+        let offset =
+            libc::off_t::try_from(offset).map_err(|_| Error::from(ErrorKind::InvalidInput))?;
+        let protection = libc::PROT_READ | libc::PROT_WRITE;
+        // SAFETY: a new mapping chosen by the system of a file this process has open for
+        // reading and writing and that is long enough (checked above); it touches no memory of
+        // this process and is unmapped only in `Entries::drop`.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                protection,
+                libc::MAP_SHARED,
+                file.as_raw_fd(),
+                offset,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(Error::last_os_error());
+        }
+        let ptr = std::ptr::NonNull::new(ptr.cast::<u64>()).ok_or_else(Error::last_os_error)?;
+        advise_huge_pages(ptr.as_ptr().cast(), bytes);
+        Ok(Entries {
+            ptr,
+            len,
+            backing: Backing::Mapped(bytes),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn mapped(_file: &std::fs::File, _offset: u64, _len: usize) -> std::io::Result<Entries> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "tables shared through a file need a Unix system",
+        ))
+    }
+
     /// The allocation of `len` words, if its size is one an allocation can have.
     fn layout(len: usize) -> Option<std::alloc::Layout> {
         let bytes = len
@@ -645,8 +724,9 @@ impl Entries {
 impl std::ops::Deref for Entries {
     type Target = [AtomicU64];
     fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` holds `len` zero-initialised `u64`s for the life of `self`, and
-        // `AtomicU64` has the size and alignment of `u64`; all access goes through atomics.
+        // SAFETY: `ptr` holds `len` initialised `u64`s for the life of `self` (zeroed, or a
+        // file's words: any bits are a `u64`), and `AtomicU64` has the size and alignment of
+        // `u64`; all access, other processes' to a shared mapping included, goes through atomics.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().cast::<AtomicU64>(), self.len) }
     }
 }
@@ -667,11 +747,18 @@ impl Drop for Entries {
             }
             #[cfg(not(target_os = "linux"))]
             Backing::GigaPages(_) => unreachable!("only Linux maps 1 GiB pages"),
+            #[cfg(unix)]
+            Backing::Mapped(bytes) => {
+                // SAFETY: mapped in `Entries::mapped` with this very length, and no longer used.
+                let _ = unsafe { libc::munmap(self.ptr.as_ptr().cast(), bytes) };
+            }
+            #[cfg(not(unix))]
+            Backing::Mapped(_) => unreachable!("only Unix systems map shared tables"),
         }
     }
 }
 
-// SAFETY: `Entries` owns its memory outright, like a `Vec<u64>`.
+// SAFETY: `Entries` owns its memory (or its mapping) outright, like a `Vec<u64>`.
 #[allow(unsafe_code, reason = "a raw pointer is not Send by itself")]
 unsafe impl Send for Entries {}
 // SAFETY: shared access goes through atomics only.

@@ -2,7 +2,7 @@
 
 The engine splits the solve (``Split``: the questions asked of the root, the proof trees, the
 jobs wanted now); this module only runs the jobs. Each Ray worker holds one ``Prover`` actor,
-which answers jobs with long-lived ``c4 solve --at-least B --checkpoint-dir DIR`` processes, so
+which answers jobs with a long-lived ``c4 solve --at-least line --checkpoint-dir DIR`` process, so
 that the jobs one worker answers share a table as one search would, and a job cut short goes
 on from its own checkpoint wherever it is taken up again. Every answer is appended to
 ``FOLDER/results.txt`` (synced) before it is used, so a stopped driver started again with the
@@ -22,6 +22,7 @@ Without Ray, ``c4 split plan`` and ``c4 split merge`` run the same solve from pl
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import signal
@@ -70,17 +71,21 @@ class Progress:
 
 
 class Prover:
-    """One worker's prover: long-lived ``c4 solve --at-least B`` processes, one per bound B (a
-    question's jobs and the next question's alternate), answering jobs one line at a time with
-    a checkpoint per position in a folder all workers see; each keeps its table between jobs."""
+    """One worker's prover: a long-lived ``c4 solve --at-least line`` process answering jobs
+    of any bound one line at a time (``MOVES B``), with a checkpoint per position in a folder
+    all workers see. Its table lies in a file of ``shared`` (a folder of the machine's memory
+    file system, when it has one), shared with the other provers of the same machine as the
+    threads of one search share theirs, and kept across jobs, questions and restarts."""
 
-    #: Processes kept at once: the bounds of the question under way and the next, and one more.
-    KEPT = 3
+    #: Processes kept at once: a solve's jobs all take the same arguments; others replace it.
+    KEPT = 1
 
-    def __init__(self, c4: str, checkpoints: str, table_mib: int | None) -> None:
+    def __init__(self, c4: str, checkpoints: str, table_mib: int | None,
+                 shared: str | None) -> None:
         self.c4 = c4
         self.checkpoints = checkpoints
         self.table_mib = table_mib
+        self.shared = shared
         self.processes: dict[tuple[str, ...], Any] = {}
         # The job under way, its process, and whether `stop` was asked to end it; `stop` runs
         # on another of the actor's threads, so these change under the lock.
@@ -93,18 +98,18 @@ class Prover:
         """The worker process's id (for tests that kill it)."""
         return os.getpid()
 
-    def prove(self, moves: str, arguments: list[str]) -> str | None:
-        """The answer line of the job ``moves`` run with ``arguments``, or None if ``stop``
-        ended it first."""
+    def prove(self, question: str, arguments: list[str]) -> str | None:
+        """The answer line of the job ``question`` (``MOVES B``) run with ``arguments``, or
+        None if ``stop`` ended it first."""
         key = tuple(arguments)
         with self.lock:
-            self.current, self.stopped = moves, False
+            self.current, self.stopped = question, False
         for _ in range(60):
             process = self._process(key)
             with self.lock:
                 self.process = process
             try:
-                process.stdin.write(moves + "\n")
+                process.stdin.write(question + "\n")
                 process.stdin.flush()
             except BrokenPipeError:
                 # It ended between jobs (a signal, its parent's end): a fresh process.
@@ -124,18 +129,31 @@ class Prover:
             if " error: " in line and "in use" in line:
                 time.sleep(1)
                 with self.lock:
-                    self.current = moves
+                    self.current = question
                 continue
             return line
-        raise RuntimeError(f"c4 could not answer {moves!r}: its checkpoint stayed in use")
+        raise RuntimeError(f"c4 could not answer {question!r}: its checkpoint stayed in use")
 
-    def stop(self, moves: str) -> None:
-        """Ends the job ``moves`` if it is under way, its progress saved (SIGTERM), and its
+    def stop(self, question: str) -> None:
+        """Ends the job ``question`` if it is under way, its progress saved (SIGTERM), and its
         process with it; a stop that comes after the job ended leaves the next one alone."""
         with self.lock:
-            if self.process is not None and self.current == moves:
+            if self.process is not None and self.current == question:
                 self.stopped = True
                 self.process.send_signal(signal.SIGTERM)
+
+    def close(self) -> None:
+        """Ends this prover's ``c4`` processes (a job under way saves its progress) and
+        removes the shared table's folder from its machine, once the solve is over."""
+        # A job under way forgets its process on another thread as it ends: a copy is ended.
+        processes = list(self.processes.values())
+        self.processes.clear()
+        for process in processes:
+            process.stdin.close()
+            process.send_signal(signal.SIGTERM)
+            process.wait()
+        if self.shared is not None:
+            shutil.rmtree(self.shared, ignore_errors=True)
 
     def _forget(self, key: tuple[str, ...], process: Any) -> None:
         """Waits for ``process`` to end and drops it, so that the next job starts another."""
@@ -156,6 +174,8 @@ class Prover:
             self.processes.pop(oldest).stdin.close()
         command = [self.c4, *arguments, "--checkpoint-dir", self.checkpoints]
         command += ["--checkpoint-every", "60"]
+        if self.shared is not None:
+            command += ["--shared-table", self.shared]
         if self.table_mib is not None:
             command += ["--hash", str(self.table_mib)]
         process = subprocess.Popen(
@@ -252,8 +272,10 @@ def solve(
     remote: Any = ray.remote
     prover = remote(num_cpus=1, max_restarts=-1, max_task_retries=-1, max_concurrency=2)(Prover)
     checkpoints = str(folder / "ckpt")
-    provers = [prover.remote(str(Path(program).resolve()), checkpoints, table_mib)
+    shared = _shared_tables(folder)
+    provers = [prover.remote(str(Path(program).resolve()), checkpoints, table_mib, shared)
                for _ in range(count)]
+    arguments = split.job_arguments()
     running: dict[Any, tuple[int, tuple[str, int]]] = {}
     stopping: set[Any] = set()
     answered = 0
@@ -268,7 +290,7 @@ def solve(
             # Jobs no longer needed (a sibling settled their node) are stopped, once.
             for ref, (index, job) in running.items():
                 if job not in wanted_set and ref not in stopping:
-                    provers[index].stop.remote(job[0])
+                    provers[index].stop.remote(_question(job))
                     stopping.add(ref)
             taken = {job for _, job in running.values()}
             free = [index for index in range(count) if index not in busy]
@@ -278,8 +300,7 @@ def solve(
                 if job in taken:
                     continue
                 index = free.pop(0)
-                moves, bound = job
-                ref = provers[index].prove.remote(moves, split.job_arguments(bound))
+                ref = provers[index].prove.remote(_question(job), arguments)
                 running[ref] = (index, job)
             if not running:
                 raise RuntimeError("the split solve wants no job and has no score")
@@ -305,10 +326,28 @@ def solve(
                 last_said = time.monotonic()
     finally:
         results.close()
-        for index, (moves, _) in running.values():
-            provers[index].stop.remote(moves)
+        for index, job in running.values():
+            provers[index].stop.remote(_question(job))
+        # The tables go with the run (a run that goes on later starts them anew).
+        ray.get([p.close.remote() for p in provers])
     _say_progress(split, {}, 0, started, log)
     return split.score
+
+
+def _shared_tables(folder: Path) -> str | None:
+    """The folder, on each machine's memory file system, of the table its provers share for
+    the solve of ``folder``: one per user and solve, so that no two runs meet; None where
+    there is no ``/dev/shm``."""
+    if not Path("/dev/shm").is_dir():
+        return None
+    run = hashlib.sha256(str(folder).encode()).hexdigest()[:16]
+    return f"/dev/shm/c4-tables-{os.getuid()}-{run}"
+
+
+def _question(job: tuple[str, int]) -> str:
+    """The line ``c4 solve --at-least line`` reads for ``job``: its moves and bound."""
+    moves, bound = job
+    return f"{moves} {bound}"
 
 
 def _say_progress(split: Split, running: dict[Any, Any], wanted: int, started: float,
