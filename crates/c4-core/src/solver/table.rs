@@ -615,6 +615,7 @@ enum Backing {
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     GigaPages(usize),
     /// A shared mapping of this many bytes of a file.
+    #[cfg_attr(not(unix), allow(dead_code))]
     Mapped(usize),
 }
 
