@@ -22,7 +22,10 @@ Without Ray, ``c4 split plan`` and ``c4 split merge`` run the same solve from pl
 from __future__ import annotations
 
 import argparse
+import ctypes
 import hashlib
+import importlib
+import importlib.util
 import os
 import shutil
 import signal
@@ -31,7 +34,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from c4._core import Split
 
@@ -124,9 +127,9 @@ class Prover:
                 self._forget(key, process)
                 return None
             line = line.rstrip("\n")
-            # A checkpoint still held by the process of a worker that died (it saves first):
-            # wait for it.
-            if " error: " in line and "in use" in line:
+            # A checkpoint still held by another process (a stopped job's, or that of a worker
+            # that died, saving first): wait for it.
+            if " error: " in line and "another c4 process is running this checkpoint" in line:
                 time.sleep(1)
                 with self.lock:
                     self.current = question
@@ -142,9 +145,10 @@ class Prover:
                 self.stopped = True
                 self.process.send_signal(signal.SIGTERM)
 
-    def close(self) -> None:
-        """Ends this prover's ``c4`` processes (a job under way saves its progress) and
-        removes the shared table's folder from its machine, once the solve is over."""
+    def close(self, remove_table: bool = True) -> None:
+        """Ends this prover's ``c4`` processes (a job under way saves its progress) and, with
+        ``remove_table``, removes the shared table's folder from its machine, once the solve
+        is over."""
         # A job under way forgets its process on another thread as it ends: a copy is ended.
         processes = list(self.processes.values())
         self.processes.clear()
@@ -152,11 +156,17 @@ class Prover:
             process.stdin.close()
             process.send_signal(signal.SIGTERM)
             process.wait()
-        if self.shared is not None:
+        if remove_table and self.shared is not None:
             shutil.rmtree(self.shared, ignore_errors=True)
 
     def _forget(self, key: tuple[str, ...], process: Any) -> None:
-        """Waits for ``process`` to end and drops it, so that the next job starts another."""
+        """Waits for ``process`` to end and drops it, so that the next job starts another.
+        Its input is closed first: a process that has already answered (a stop that came as
+        its job ended) then ends as its input does."""
+        try:
+            process.stdin.close()
+        except BrokenPipeError:
+            pass
         process.wait()
         if self.processes.get(key) is process:
             del self.processes[key]
@@ -190,17 +200,25 @@ class Prover:
         return process
 
 
+def _prctl() -> Any:
+    """libc's ``prctl`` (Linux), loaded now: the child of a fork may not load a library (the
+    loader's lock may be held by another thread of the parent, importing Ray, say)."""
+    try:
+        return ctypes.CDLL("libc.so.6", use_errno=True).prctl
+    except OSError:
+        return None
+
+
+_PRCTL = _prctl()
+
+
 def _end_with_parent() -> None:
     """In the child, before c4 starts: SIGTERM when the worker that started it dies (Linux), so
-    that c4 saves its progress and ends instead of running on unowned."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    that c4 saves its progress and ends instead of running on unowned. Loads and imports
+    nothing (see ``_prctl``)."""
+    if _PRCTL is not None:
         pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
-    except OSError:
-        pass
+        _PRCTL(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def open_results(folder: Path, split: Split | None) -> tuple[Split, TextIO]:
@@ -248,12 +266,14 @@ def solve(
     ``workers`` of them); ``c4`` the program the workers run (default: ``c4`` on the PATH);
     ``table_mib`` each prover's table (default: c4's pick for the board). ``stop_after``
     answers at most that many jobs and returns None if the score is not known by then. A line
-    of progress goes to ``log`` every ``every`` seconds.
+    of progress goes to ``log`` every ``every`` seconds. When Ray is not running yet, it is
+    started here (on this thread) and stopped at the end; on this machine, the driver's own
+    provers answer jobs while it starts.
     """
-    try:
-        import ray
-    except ImportError as missing:
-        raise ImportError("c4.cluster needs Ray: pip install 'ray>=2.60'") from missing
+    # Ray is imported (about 0.4 s) once the driver's own provers are at work; whether it is
+    # there is known at once.
+    if importlib.util.find_spec("ray") is None:
+        raise ImportError("c4.cluster needs Ray: pip install 'ray>=2.60'")
     program = c4 or shutil.which("c4")
     if program is None:
         raise ValueError("c4 is not on the PATH: give c4=PATH (a program every worker can run)")
@@ -261,77 +281,237 @@ def solve(
     split, results = open_results(folder, split)
     started = time.monotonic()
     if split.score is not None:
-        _say_progress(split, {}, 0, started, log)
+        results.close()
+        _say_progress(split, 0, 0, started, log)
         return split.score
-    if not ray.is_initialized():
-        ray.init(address=address, num_cpus=workers if address is None else None,
-                 include_dashboard=False, log_to_driver=False)
-    count = workers or int(ray.cluster_resources().get("CPU", 1))
-    # Ray's stubs know no max_concurrency on this form; an actor needs it to take `stop`
-    # while `prove` runs.
-    remote: Any = ray.remote
-    prover = remote(num_cpus=1, max_restarts=-1, max_task_retries=-1, max_concurrency=2)(Prover)
+    program = str(Path(program).resolve())
     checkpoints = str(folder / "ckpt")
     shared = _shared_tables(folder)
-    provers = [prover.remote(str(Path(program).resolve()), checkpoints, table_mib, shared)
-               for _ in range(count)]
-    arguments = split.job_arguments()
-    running: dict[Any, tuple[int, tuple[str, int]]] = {}
-    stopping: set[Any] = set()
-    answered = 0
-    last_said = started
+    run = _Run(split, results, split.job_arguments(), started, log, every)
+    # Ray started here is stopped here; one the caller started is left to the caller.
+    imported = sys.modules.get("ray")
+    starts_ray = imported is None or not imported.is_initialized()
+    ray: Any = None
     try:
-        while split.score is None:
-            wanted = split.wanted()
-            if split.score is not None:
-                break
-            busy = {index for index, _ in running.values()}
-            wanted_set = set(wanted)
-            # Jobs no longer needed (a sibling settled their node) are stopped, once.
-            for ref, (index, job) in running.items():
-                if job not in wanted_set and ref not in stopping:
-                    provers[index].stop.remote(_question(job))
-                    stopping.add(ref)
-            taken = {job for _, job in running.values()}
-            free = [index for index in range(count) if index not in busy]
-            for job in wanted:
-                if not free:
-                    break
-                if job in taken:
-                    continue
-                index = free.pop(0)
-                ref = provers[index].prove.remote(_question(job), arguments)
-                running[ref] = (index, job)
-            if not running:
-                raise RuntimeError("the split solve wants no job and has no score")
-            ready, _ = ray.wait(list(running), num_returns=1, timeout=every)
-            for ref in ready:
-                index, job = running.pop(ref)
-                stopping.discard(ref)
-                line = ray.get(ref)
-                if line is None:
-                    continue
-                if " error: " in line:
-                    raise RuntimeError(f"c4 could not answer the job {job}: {line}")
-                # Kept before used: a driver stopped now loses no answer.
-                results.write(line + "\n")
-                results.flush()
-                os.fsync(results.fileno())
-                split.record_line(line)
-                answered += 1
-            if stop_after is not None and answered >= stop_after and split.score is None:
-                return None
-            if time.monotonic() - last_said >= every:
-                _say_progress(split, running, len(wanted), started, log)
-                last_said = time.monotonic()
+        if starts_ray:
+            options = dict(address=address, num_cpus=workers if address is None else None,
+                           include_dashboard=False, log_to_driver=False)
+            if address is None:
+                # Ray takes seconds to start on this machine: its cores answer jobs meanwhile,
+                # in provers of the driver's own, which leave their table to Ray's provers.
+                # (Ray starts on this thread: its processes end with the thread that started
+                # them.)
+                local = _LocalProvers([Prover(program, checkpoints, table_mib, shared)
+                                       for _ in range(workers or os.cpu_count() or 1)])
+                up = threading.Event()
+                beside = _Beside(lambda: run.until(local, up.is_set, stop_after))
+                try:
+                    ray = importlib.import_module("ray")
+                    ray.init(**options)
+                finally:
+                    up.set()
+                    try:
+                        beside.join()
+                    finally:
+                        local.close()
+            else:
+                ray = importlib.import_module("ray")
+                ray.init(**options)
+            if log is not None:
+                print(f"c4.cluster: Ray started after {time.monotonic() - started:.1f} s; "
+                      f"{run.answered} jobs answered meanwhile", file=log, flush=True)
+        ray = importlib.import_module("ray")
+        if split.score is None and (stop_after is None or run.answered < stop_after):
+            count = workers or int(ray.cluster_resources().get("CPU", 1))
+            # Ray's stubs know no max_concurrency on this form; an actor needs it to take
+            # `stop` while `prove` runs.
+            remote: Any = ray.remote
+            actor = remote(num_cpus=1, max_restarts=-1, max_task_retries=-1,
+                           max_concurrency=2)(Prover)
+            provers = _RayProvers(ray, [actor.remote(program, checkpoints, table_mib, shared)
+                                        for _ in range(count)])
+            try:
+                run.until(provers, None, stop_after)
+            finally:
+                provers.close()
     finally:
         results.close()
-        for index, job in running.values():
-            provers[index].stop.remote(_question(job))
-        # The tables go with the run (a run that goes on later starts them anew).
-        ray.get([p.close.remote() for p in provers])
-    _say_progress(split, {}, 0, started, log)
+        # The driver's provers' table, if Ray's never ran.
+        if shared is not None:
+            shutil.rmtree(shared, ignore_errors=True)
+        if starts_ray and ray is not None:
+            ray.shutdown()
+    if split.score is None:
+        return None
+    _say_progress(split, 0, 0, started, log)
     return split.score
+
+
+class _Beside(threading.Thread):
+    """``work`` on a thread of its own, started at once; ``join`` raises what it raised."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        super().__init__(daemon=True)
+        self.work = work
+        self.error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.work()
+        except BaseException as error:  # handed to the caller's thread by `join`
+            self.error = error
+
+    def join(self, timeout: float | None = None) -> None:
+        super().join(timeout)
+        if self.error is not None:
+            raise self.error
+
+
+class _LocalProvers:
+    """Provers of the driver's own process, each answering on a thread of a pool."""
+
+    def __init__(self, provers: list[Prover]) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.provers = provers
+        self.pool = ThreadPoolExecutor(len(provers))
+
+    def __len__(self) -> int:
+        return len(self.provers)
+
+    def prove(self, index: int, question: str, arguments: list[str]) -> Any:
+        return self.pool.submit(self.provers[index].prove, question, arguments)
+
+    def stop(self, index: int, question: str) -> None:
+        self.provers[index].stop(question)
+
+    def wait(self, handles: list[Any], timeout: float) -> list[Any]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        done, _ = wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)
+        return list(done)
+
+    def answer(self, handle: Any) -> str | None:
+        line: str | None = handle.result()
+        return line
+
+    def close(self) -> None:
+        """Ends the provers' processes, the jobs under way saving their progress; the shared
+        table stays, for Ray's provers."""
+        for prover in self.provers:
+            prover.close(remove_table=False)
+        self.pool.shutdown(wait=True)
+
+
+class _RayProvers:
+    """Prover actors, one per Ray worker."""
+
+    def __init__(self, ray: Any, provers: list[Any]) -> None:
+        self.ray = ray
+        self.provers = provers
+
+    def __len__(self) -> int:
+        return len(self.provers)
+
+    def prove(self, index: int, question: str, arguments: list[str]) -> Any:
+        return self.provers[index].prove.remote(question, arguments)
+
+    def stop(self, index: int, question: str) -> None:
+        self.provers[index].stop.remote(question)
+
+    def wait(self, handles: list[Any], timeout: float) -> list[Any]:
+        ready, _ = self.ray.wait(handles, num_returns=1, timeout=timeout)
+        return list(ready)
+
+    def answer(self, handle: Any) -> str | None:
+        line: str | None = self.ray.get(handle)
+        return line
+
+    def close(self) -> None:
+        """Ends the provers' processes and removes the shared table from each machine: the
+        tables go with the run (a run that goes on later starts them anew)."""
+        self.ray.get([prover.close.remote() for prover in self.provers])
+
+
+class _Run:
+    """The driver's loop: one job per prover in flight, the most needed first, each answer
+    kept in the results file (synced) before it is used, jobs no longer needed stopped, and a
+    line of progress every ``every`` seconds."""
+
+    def __init__(self, split: Split, results: TextIO, arguments: list[str], started: float,
+                 log: TextIO | None, every: float) -> None:
+        self.split = split
+        self.results = results
+        self.arguments = arguments
+        self.started = started
+        self.log = log
+        self.every = every
+        self.answered = 0
+        self.last_said = started
+
+    def until(self, provers: _LocalProvers | _RayProvers, done: Callable[[], bool] | None,
+              stop_after: int | None) -> None:
+        """Runs jobs on ``provers`` until the score is known, ``done()`` says so (looked at
+        every tenth of a second), or ``stop_after`` answers are in; the jobs still under way
+        are then stopped (their progress saved), and those answered meanwhile kept."""
+        split = self.split
+        poll = self.every if done is None else 0.1
+        running: dict[Any, tuple[int, tuple[str, int]]] = {}
+        stopping: set[Any] = set()
+        try:
+            while split.score is None and not (done is not None and done()):
+                if stop_after is not None and self.answered >= stop_after:
+                    return
+                wanted = split.wanted()
+                if split.score is not None:
+                    return
+                wanted_set = set(wanted)
+                # Jobs no longer needed (a sibling settled their node) are stopped, once.
+                for handle, (index, job) in running.items():
+                    if job not in wanted_set and handle not in stopping:
+                        provers.stop(index, _question(job))
+                        stopping.add(handle)
+                busy = {index for index, _ in running.values()}
+                taken = {job for _, job in running.values()}
+                free = [index for index in range(len(provers)) if index not in busy]
+                for job in wanted:
+                    if not free:
+                        break
+                    if job in taken:
+                        continue
+                    index = free.pop(0)
+                    running[provers.prove(index, _question(job), self.arguments)] = (index, job)
+                if not running:
+                    raise RuntimeError("the split solve wants no job and has no score")
+                for handle in provers.wait(list(running), poll):
+                    index, job = running.pop(handle)
+                    stopping.discard(handle)
+                    self._keep(job, provers.answer(handle))
+                if time.monotonic() - self.last_said >= self.every:
+                    _say_progress(split, len(running), len(wanted), self.started, self.log)
+                    self.last_said = time.monotonic()
+        finally:
+            for index, job in running.values():
+                provers.stop(index, _question(job))
+            if isinstance(provers, _LocalProvers):
+                # Their answers may still come, and are kept.
+                for handle, (_, job) in running.items():
+                    self._keep(job, provers.answer(handle))
+
+    def _keep(self, job: tuple[str, int], line: str | None) -> None:
+        """Keeps a job's answer (None: it was stopped first) in the results file, synced,
+        then hands it to the split."""
+        if line is None:
+            return
+        if " error: " in line:
+            raise RuntimeError(f"c4 could not answer the job {job}: {line}")
+        # Kept before used: a driver stopped now loses no answer.
+        self.results.write(line + "\n")
+        self.results.flush()
+        os.fsync(self.results.fileno())
+        self.split.record_line(line)
+        self.answered += 1
 
 
 def _shared_tables(folder: Path) -> str | None:
@@ -350,14 +530,13 @@ def _question(job: tuple[str, int]) -> str:
     return f"{moves} {bound}"
 
 
-def _say_progress(split: Split, running: dict[Any, Any], wanted: int, started: float,
+def _say_progress(split: Split, running: int, wanted: int, started: float,
                   log: TextIO | None) -> None:
     if log is None:
         return
     lower, upper, questions, answered, quickly, re_expanded = split.progress()
     progress = Progress(lower, upper, questions, answered, quickly, re_expanded,
-                        len(running), max(0, wanted - len(running)),
-                        time.monotonic() - started)
+                        running, max(0, wanted - running), time.monotonic() - started)
     print(progress.line(), file=log, flush=True)
 
 
@@ -413,4 +592,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as c4.cluster, not __main__, so that Ray's workers import the provers' class from the
+    # package instead of receiving this module's copy by value.
+    sys.exit(importlib.import_module("c4.cluster").main())

@@ -1,0 +1,31 @@
+"""c4.cluster starting Ray itself: the driver's own provers answer jobs while Ray starts."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import ray
+
+from c4.cluster import Split, _shared_tables, solve
+from test_cluster import C4, exact
+
+
+def test_jobs_are_answered_while_ray_starts_and_the_score_is_the_same(tmp_path):
+    if ray.is_initialized():
+        ray.shutdown()
+    folder = tmp_path / "8x4"
+    log = io.StringIO()
+    try:
+        score = solve(folder, Split(8, 4, "", 4), workers=2, c4=C4, log=log)
+    finally:
+        ray.shutdown()
+    assert score == exact(8, 4, "") == -1
+    started = re.search(r"^c4\.cluster: Ray started after [0-9.]+ s; (\d+) jobs answered "
+                        r"meanwhile$", log.getvalue(), re.MULTILINE)
+    assert started is not None, log.getvalue()
+    assert int(started.group(1)) >= 1
+    answers = (folder / "results.txt").read_text().splitlines()[1:]
+    assert len(answers) == len(set(answers)), "a job was answered twice"
+    assert not Path(_shared_tables(folder.resolve())).exists()
