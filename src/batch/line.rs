@@ -5,8 +5,6 @@
 use c4_core::unfit_in_a_line;
 use c4_core::Score;
 
-use super::error::LineError;
-
 /// The longest line [`run_batch_solve`](super::solve::run_batch_solve) reads whole (a 7x6 game
 /// has at most 42 moves); a longer one gets an error line, and only this much of it is held in
 /// memory.
@@ -65,19 +63,14 @@ impl BatchMode {
     }
 
     /// The mode of the line `text`: [`AtLeastOfLine`](Self::AtLeastOfLine)'s the bound the
-    /// line gives after its moves, every other mode itself.
-    ///
-    /// # Errors
-    /// [`LineError::NoBound`] when the mode reads a bound and the line has none from
-    /// [`MIN_BOUND`] to [`MAX_BOUND`] after its moves.
-    pub(super) fn of_line(self, text: &str) -> Result<BatchMode, LineError> {
+    /// line gives after its moves, every other mode itself; `None` when the mode reads a bound
+    /// and the line has none from [`MIN_BOUND`] to [`MAX_BOUND`] after its moves.
+    pub(super) fn of_line(self, text: &str) -> Option<BatchMode> {
         if self != BatchMode::AtLeastOfLine {
-            return Ok(self);
+            return Some(self);
         }
         let rest = text[first_field(text).len()..].trim_matches([' ', '\t', '\r']);
-        bound_of(rest)
-            .map(BatchMode::AtLeast)
-            .ok_or(LineError::NoBound)
+        bound_of(rest).map(BatchMode::AtLeast)
     }
 }
 

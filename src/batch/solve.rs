@@ -119,9 +119,12 @@ pub fn run_batch_solve(
         } else if let Some(rest) = unread_after_moves(&text) {
             Err(LineError::AfterMoves(printable(rest)))
         } else {
-            opts.board
-                .position_of(moves)
-                .and_then(|position| Ok((opts.mode.of_line(&text)?, position)))
+            opts.board.position_of(moves).and_then(|position| {
+                Ok((
+                    opts.mode.of_line(&text).ok_or(LineError::NoBound)?,
+                    position,
+                ))
+            })
         };
         // A checkpointed line says it once it knows that it searches.
         if position.is_ok() && !(opts.mode.is_checkpointed() && opts.checkpoint.is_some()) {
