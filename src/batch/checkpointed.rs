@@ -146,18 +146,30 @@ pub(super) fn solve_checkpointed<B: Bitboard>(
                 words.finish()?;
                 return Err(LineError::CheckpointLayout);
             }
-            // The words go into the table as they are read, and are only trusted once the
-            // whole file has been checked.
-            let restored =
-                solver.restore_proven(position, saved.table_layout, saved.table_words, &mut words);
-            if let Err(damaged) = words.finish() {
-                solver.reset();
-                return Err(damaged.into());
+            if solver.is_table_shared() {
+                // A table shared with other processes keeps what they proved, and takes no
+                // words from a file: they go into a table before the file is checked whole,
+                // and a damaged file's could not be taken out of a table never cleared. The
+                // bounds saved still skip the probes done.
+                words.finish()?;
+            } else {
+                // The words go into the table as they are read, and are only trusted once the
+                // whole file has been checked.
+                let restored = solver.restore_proven(
+                    position,
+                    saved.table_layout,
+                    saved.table_words,
+                    &mut words,
+                );
+                if let Err(damaged) = words.finish() {
+                    solver.reset();
+                    return Err(damaged.into());
+                }
+                restored.map_err(|_| LineError::CheckpointTable {
+                    saved: mib(saved.table_words),
+                    table: mib(solver.table_words()),
+                })?;
             }
-            restored.map_err(|_| LineError::CheckpointTable {
-                saved: mib(saved.table_words),
-                table: mib(solver.table_words()),
-            })?;
             // Later saves are of this run's table, in this build's layout.
             Checkpoint {
                 table_layout: solver.table_layout(),

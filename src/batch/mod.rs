@@ -58,7 +58,7 @@ pub use board::BatchBoard;
 pub use checkpointed::{Checkpointing, EarlyStop};
 pub use error::{BoardError, LineError, MoveProblem};
 pub use line::{bound_of, BatchMode, MAX_BATCH_LINE_BYTES, MAX_BOUND, MIN_BOUND};
-pub use shared_table::SharedTableError;
+pub use shared_table::{shared_table_bits, SharedTableError};
 pub use sizes::{SizeLineError, SizeOutcome};
 pub use solve::{run_batch_solve, BatchOptions, BatchSummary};
 pub use table::table_for_board;

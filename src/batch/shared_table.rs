@@ -21,8 +21,9 @@ use thiserror::Error;
 use super::board::BatchBoard;
 use c4_core::Solver;
 
-/// The header's length: one page, so that the entries' mapping starts on a page.
-pub(super) const HEADER_BYTES: u64 = 4096;
+/// The header's length: a whole number of pages of any size Linux uses (4, 16 or 64 KiB), so
+/// that the entries' mapping starts on a page.
+pub(super) const HEADER_BYTES: u64 = 64 << 10;
 
 /// Why a shared table's file cannot be used.
 #[derive(Debug, Error)]
@@ -101,10 +102,25 @@ pub(super) fn open_shared_table(
         Solver::TABLE_LAYOUT,
     );
     let path = &folder.join(name);
-    make_folder(folder).map_err(|source| SharedTableError::Io {
+    let folder_error = |source| SharedTableError::Io {
         path: folder.to_path_buf(),
         source,
+    };
+    make_folder(folder).map_err(folder_error)?;
+    let metadata = std::fs::symlink_metadata(folder).map_err(folder_error)?;
+    if !metadata.is_dir() {
+        return Err(SharedTableError::Refused {
+            path: folder.to_path_buf(),
+            reason: "is not a folder (a symbolic link is not followed)".to_string(),
+        });
+    }
+    check_owner(&metadata).map_err(|reason| SharedTableError::Refused {
+        path: folder.to_path_buf(),
+        reason: reason.replace("0600", "0700"),
     })?;
+    // One process at a time opens or makes a table here, so that processes starting together
+    // do not each make one (and take its memory) before one of them wins.
+    let _held = lock(&folder.join(".lock")).map_err(folder_error)?;
     let expected = header(board, table_bits, fold_mirrors);
     let length = HEADER_BYTES + (8u64 << table_bits);
     let file = match open_existing(path) {
@@ -119,6 +135,65 @@ pub(super) fn open_shared_table(
     };
     check(path, &file, &expected, length)?;
     Ok(file)
+}
+
+/// The file `path` (made if missing, this user's only), locked for this process until it is
+/// dropped; waits for another process's lock.
+fn lock(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    owner_only(&mut options);
+    no_follow(&mut options);
+    let file = options.open(path)?;
+    lock_file(&file)?;
+    Ok(file)
+}
+
+#[cfg(unix)]
+#[allow(
+    unsafe_code,
+    reason = "flock on a file this process opened; see the SAFETY comment"
+)]
+fn lock_file(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: a system call on a file descriptor this process holds open.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(());
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn lock_file(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
+/// The size, as a power of two of words, of the table for `board` (mirror images folded or
+/// not) already in `folder`, if there is one: the size a run that names the folder without
+/// asking for one takes, so that every run of a machine shares the same table (each picking
+/// from the memory free at its start would pick smaller ones as the first took its memory).
+pub fn shared_table_bits(folder: &Path, board: &BatchBoard, fold_mirrors: bool) -> Option<u32> {
+    let prefix = format!("{}x{}-2^", board.width(), board.height());
+    let suffix = format!(
+        "-{}-layout{}.table",
+        if fold_mirrors { "folded" } else { "apart" },
+        Solver::TABLE_LAYOUT
+    );
+    std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            name.strip_prefix(&prefix)?
+                .strip_suffix(&suffix)?
+                .parse()
+                .ok()
+        })
+        .max()
 }
 
 /// Makes `folder` (this user's only) unless it is there.
@@ -160,15 +235,23 @@ fn make(path: &Path, header: &[u8], length: u64) -> Result<File, SharedTableErro
     let mut name = path.as_os_str().to_owned();
     name.push(format!(".{}.new", std::process::id()));
     let fresh = PathBuf::from(name);
+    // Left by a process of the same number that died making it (the folder's lock is held).
+    let _ = std::fs::remove_file(&fresh);
     let mut options = OpenOptions::new();
     options.read(true).write(true).create_new(true);
     owner_only(&mut options);
     let made = options.open(&fresh).map_err(io_error).and_then(|mut file| {
         file.write_all(header).map_err(io_error)?;
-        reserve(&file, length).map_err(|source| SharedTableError::NoRoom {
-            path: path.to_path_buf(),
-            mib: length >> 20,
-            source,
+        reserve(&file, length).map_err(|source| {
+            if lacks_room(&source) {
+                SharedTableError::NoRoom {
+                    path: path.to_path_buf(),
+                    mib: length >> 20,
+                    source,
+                }
+            } else {
+                io_error(source)
+            }
         })?;
         Ok(file)
     });
@@ -180,6 +263,15 @@ fn make(path: &Path, header: &[u8], length: u64) -> Result<File, SharedTableErro
     });
     let _ = std::fs::remove_file(&fresh);
     linked
+}
+
+/// Whether the file system lacked the room (or this user's quota was spent).
+fn lacks_room(error: &io::Error) -> bool {
+    #[cfg(unix)]
+    if matches!(error.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) {
+        return true;
+    }
+    error.kind() == io::ErrorKind::StorageFull
 }
 
 #[cfg(unix)]
@@ -321,10 +413,25 @@ mod tests {
         assert_eq!(
             names,
             [
+                ".lock",
                 "6x5-2^16-apart-layout2.table",
                 "7x6-2^16-apart-layout2.table",
                 "7x6-2^17-folded-layout2.table"
             ]
+        );
+        // A later run that asks for no size takes the one there.
+        assert_eq!(shared_table_bits(&folder, &board(7, 6), false), Some(16));
+        assert_eq!(shared_table_bits(&folder, &board(7, 6), true), Some(17));
+        assert_eq!(shared_table_bits(&folder, &board(8, 4), false), None);
+        // A folder others may use is refused.
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let error = open_shared_table(&folder, &board(7, 6), 16, false).unwrap_err();
+        assert!(
+            error.to_string().ends_with(
+                "may be read or written by other users (its mode must be 0700): name another \
+                 file, or remove it"
+            ),
+            "{error}"
         );
         std::fs::remove_dir_all(&folder).unwrap();
     }
@@ -344,7 +451,7 @@ mod tests {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
         let file = OpenOptions::new().write(true).open(&path).unwrap();
         file.set_len(HEADER_BYTES).unwrap();
-        refused("is 4096 bytes long where the table takes 528384");
+        refused("is 65536 bytes long where the table takes 589824");
         file.set_len(HEADER_BYTES + (8 << 16)).unwrap();
         (&file).write_all(b"not a table").unwrap();
         refused("holds another table ('not a table");

@@ -187,9 +187,9 @@ fn batch_solver(
     let shared = opts.shared_table.as_deref().map(|path| {
         open_shared_table(path, &opts.board, table_bits, opts.fold_mirrors).and_then(|file| {
             Solver::try_with_shared_table(table_bits, &file, HEADER_BYTES).map_err(|e| {
-                SharedTableError::Refused {
+                SharedTableError::Io {
                     path: path.to_path_buf(),
-                    reason: e.to_string(),
+                    source: io::Error::other(e),
                 }
             })
         })

@@ -59,7 +59,9 @@ pub(super) fn configured(
 /// and only the system's reserve (which needs root to set) can give them.
 fn pages_note(solver: &Solver) -> Option<String> {
     let mib = mib(solver.table_words());
-    solver.is_table_for_giga_pages().then(|| {
+    // A table in a shared file lies on the file system's pages, whatever the reserve.
+    let asks = solver.is_table_for_giga_pages() && !solver.is_table_shared();
+    asks.then(|| {
         if solver.is_table_on_giga_pages() {
             format!("table: {mib} MiB on 1 GiB pages")
         } else {

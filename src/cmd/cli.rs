@@ -16,7 +16,8 @@ use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand};
 use super::book::BookArgs;
 use super::values::{at_least_mode, board_sides, board_size, column_numbering, positive, seconds};
 use crate::batch::{
-    table_for_board, BatchBoard, BatchMode, BatchOptions, BenchOptions, BenchTask, Checkpointing,
+    shared_table_bits, table_for_board, BatchBoard, BatchMode, BatchOptions, BenchOptions,
+    BenchTask, Checkpointing,
 };
 use crate::play::{OptionError, PlayOptions, Program};
 use crate::serve::ServeOptions;
@@ -359,9 +360,10 @@ pub struct SolveArgs {
     /// that names the same DIR, board and table size, as the threads of one search share
     /// theirs: the jobs of a split solve run as several processes then share what each has
     /// proven (docs/cluster.md). Best on a memory file system (/dev/shm/...). The folder and
-    /// the file are made if missing, for this user only; another user's file, or one others
-    /// may read or write, is refused. The table is taken at once; where the file system has
-    /// no room for it, c4 says so and uses a table of its own
+    /// the file are made if missing, for this user only; a folder or file others may use, or
+    /// a symbolic link, is refused. Without --hash, a table already there for the board keeps
+    /// its size. The table is taken at once; where the file system has no room for it, c4
+    /// says so and uses a table of its own
     #[arg(long, value_name = "DIR")]
     pub shared_table: Option<PathBuf>,
     /// Fold mirror images together in the table in every search, not only a symmetric
@@ -422,6 +424,15 @@ impl SolveArgs {
             (TableSize::BATCH.bits(), Some(table.bits()))
         } else {
             (table.bits(), None)
+        };
+        // A shared table already made for the board keeps its size unless --hash says another.
+        let shared_bits = self.hash.is_none().then(|| {
+            let folder = self.shared_table.as_deref()?;
+            shared_table_bits(folder, &self.lines.board, self.fold_mirrors)
+        });
+        let (table_bits, table_note) = match shared_bits.flatten() {
+            Some(bits) => (bits, None),
+            None => (table_bits, table_note),
         };
         Ok(BatchOptions {
             board: self.lines.board(),

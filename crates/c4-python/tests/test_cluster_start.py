@@ -6,10 +6,12 @@ import io
 import re
 from pathlib import Path
 
-import ray
+import pytest
 
 from c4.cluster import Split, _shared_tables, solve
 from test_cluster import C4, exact
+
+ray = pytest.importorskip("ray")
 
 
 def test_jobs_are_answered_while_ray_starts_and_the_score_is_the_same(tmp_path):

@@ -197,7 +197,8 @@ impl Solver {
         let (table_key, flipped) = self.table_key(geometry, position.key());
         let empty = (geometry.area() - position.moves_played()) as i32;
         let known = self.known::<B, K>(empty, table_key)?;
-        let column = known.best?;
+        // A column off the board (a damaged shared table's) is no answer.
+        let column = known.best.filter(|&c| c < geometry.width)?;
         let column = if flipped {
             geometry.width - 1 - column
         } else {

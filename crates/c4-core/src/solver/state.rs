@@ -276,6 +276,12 @@ impl Solver {
         self.table.is_for_giga_pages()
     }
 
+    /// Whether the table lies in a file shared with other processes
+    /// ([`try_with_shared_table`](Self::try_with_shared_table)): it is then never cleared.
+    pub fn is_table_shared(&self) -> bool {
+        self.table.is_shared()
+    }
+
     /// Whether the shared table lies on 1 GiB pages, which only tables of 1 GiB or more ask for
     /// and only a system with that many of them reserved and free gives.
     pub fn is_table_on_giga_pages(&self) -> bool {

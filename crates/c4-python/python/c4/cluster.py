@@ -29,6 +29,7 @@ import importlib.util
 import os
 import shutil
 import signal
+import socket
 import sys
 import threading
 import time
@@ -88,7 +89,11 @@ class Prover:
         self.c4 = c4
         self.checkpoints = checkpoints
         self.table_mib = table_mib
-        self.shared = shared
+        # Each machine decides for itself: one without /dev/shm gives each prover its own table.
+        self.shared = shared if shared is not None and Path("/dev/shm").is_dir() else None
+        # Standard error of this prover's c4 processes, for the reason when one ends unasked.
+        self.log = Path(checkpoints) / f"prover-{socket.gethostname()}-{os.getpid()}.log"
+        self.closed = False
         self.processes: dict[tuple[str, ...], Any] = {}
         # The job under way, its process, and whether `stop` was asked to end it; `stop` runs
         # on another of the actor's threads, so these change under the lock.
@@ -108,6 +113,8 @@ class Prover:
         with self.lock:
             self.current, self.stopped = question, False
         for _ in range(60):
+            if self.closed:
+                return None
             process = self._process(key)
             with self.lock:
                 self.process = process
@@ -122,6 +129,15 @@ class Prover:
             with self.lock:
                 # Answered or not, a stop that comes from now on finds nothing under way.
                 stopped, self.current = self.stopped, None
+            if not line and not stopped and not self.closed:
+                # Ended unasked: killed (by a signal: the job is tried again), or c4 refused
+                # to start (an exit status, its reason in the log: trying again would loop).
+                self._forget(key, process)
+                if process.returncode > 0:
+                    raise RuntimeError(
+                        f"c4 ended with status {process.returncode} before answering "
+                        f"{question!r}{_last_line(self.log)}")
+                return None
             if not line or stopped or "error: stopped before the end" in line:
                 # Stopped (c4 says so on its line, saved, and ends): a fresh process next time.
                 self._forget(key, process)
@@ -149,6 +165,7 @@ class Prover:
         """Ends this prover's ``c4`` processes (a job under way saves its progress) and, with
         ``remove_table``, removes the shared table's folder from its machine, once the solve
         is over."""
+        self.closed = True
         # A job under way forgets its process on another thread as it ends: a copy is ended.
         processes = list(self.processes.values())
         self.processes.clear()
@@ -188,16 +205,26 @@ class Prover:
             command += ["--shared-table", self.shared]
         if self.table_mib is not None:
             command += ["--hash", str(self.table_mib)]
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            preexec_fn=_end_with_parent,
-        )
+        with self.log.open("a") as log:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                text=True,
+                preexec_fn=_end_with_parent,
+            )
         self.processes[arguments] = process
         return process
+
+
+def _last_line(log: Path) -> str:
+    """``: LINE``, the last line of ``log`` (c4's reason), or nothing if it has none."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return f": {lines[-1]}" if lines else ""
 
 
 def _prctl() -> Any:
@@ -317,7 +344,7 @@ def solve(
             else:
                 ray = importlib.import_module("ray")
                 ray.init(**options)
-            if log is not None:
+            if log is not None and address is None:
                 print(f"c4.cluster: Ray started after {time.monotonic() - started:.1f} s; "
                       f"{run.answered} jobs answered meanwhile", file=log, flush=True)
         ray = importlib.import_module("ray")
