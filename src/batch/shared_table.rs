@@ -114,9 +114,9 @@ pub(super) fn open_shared_table(
             reason: "is not a folder (a symbolic link is not followed)".to_string(),
         });
     }
-    check_owner(&metadata).map_err(|reason| SharedTableError::Refused {
+    check_owner(&metadata, "0700").map_err(|reason| SharedTableError::Refused {
         path: folder.to_path_buf(),
-        reason: reason.replace("0600", "0700"),
+        reason,
     })?;
     // One process at a time opens or makes a table here, so that processes starting together
     // do not each make one (and take its memory) before one of them wins.
@@ -320,7 +320,7 @@ fn check(path: &Path, file: &File, expected: &[u8], length: u64) -> Result<(), S
     if !metadata.is_file() {
         return Err(refused("is not a regular file".to_string()));
     }
-    check_owner(&metadata).map_err(|reason| refused(reason.to_string()))?;
+    check_owner(&metadata, "0600").map_err(refused)?;
     if metadata.len() != length {
         return Err(refused(format!(
             "is {} bytes long where the table takes {length}",
@@ -352,23 +352,27 @@ fn check(path: &Path, file: &File, expected: &[u8], length: u64) -> Result<(), S
     Ok(())
 }
 
+/// Refuses a file or folder that is another user's, or that others may use; `mode` is the
+/// one it should have, for the reason (`0600`, `0700`).
 #[cfg(unix)]
-fn check_owner(metadata: &std::fs::Metadata) -> Result<(), &'static str> {
+fn check_owner(metadata: &std::fs::Metadata, mode: &str) -> Result<(), String> {
     use std::os::unix::fs::MetadataExt;
     #[allow(unsafe_code, reason = "geteuid takes nothing and cannot fail")]
     // SAFETY: geteuid has no arguments and no failure.
     let user = unsafe { libc::geteuid() };
     if metadata.uid() != user {
-        return Err("belongs to another user");
+        return Err("belongs to another user".to_string());
     }
     if metadata.mode() & 0o077 != 0 {
-        return Err("may be read or written by other users (its mode must be 0600)");
+        return Err(format!(
+            "may be read or written by other users (its mode must be {mode})"
+        ));
     }
     Ok(())
 }
 
 #[cfg(not(unix))]
-fn check_owner(_metadata: &std::fs::Metadata) -> Result<(), &'static str> {
+fn check_owner(_metadata: &std::fs::Metadata, _mode: &str) -> Result<(), String> {
     Ok(())
 }
 

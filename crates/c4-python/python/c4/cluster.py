@@ -318,7 +318,7 @@ def solve(
     # Ray started here is stopped here; one the caller started is left to the caller.
     imported = sys.modules.get("ray")
     starts_ray = imported is None or not imported.is_initialized()
-    ray: Any = None
+    ray: Any = None if starts_ray else imported
     try:
         if starts_ray:
             options = dict(address=address, num_cpus=workers if address is None else None,
@@ -347,7 +347,6 @@ def solve(
             if log is not None and address is None:
                 print(f"c4.cluster: Ray started after {time.monotonic() - started:.1f} s; "
                       f"{run.answered} jobs answered meanwhile", file=log, flush=True)
-        ray = importlib.import_module("ray")
         if split.score is None and (stop_after is None or run.answered < stop_after):
             count = workers or int(ray.cluster_resources().get("CPU", 1))
             # Ray's stubs know no max_concurrency on this form; an actor needs it to take
