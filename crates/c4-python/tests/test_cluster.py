@@ -44,13 +44,18 @@ def local_ray():
 
 def provers() -> list[int]:
     """The ids of the processes of the Prover actors."""
+    return processes(b"ray::Prover")
+
+
+def processes(marker: bytes) -> list[int]:
+    """The ids of the processes whose command line holds ``marker``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                if b"ray::Prover" in cmdline.read():
+                if marker in cmdline.read():
                     found.append(int(entry))
         except OSError:
             continue

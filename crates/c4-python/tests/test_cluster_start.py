@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from c4.cluster import Split, _shared_tables, solve
-from test_cluster import C4, exact
+from test_cluster import C4, exact, processes
 
 ray = pytest.importorskip("ray")
 
@@ -21,6 +21,10 @@ def test_jobs_are_answered_while_ray_starts_and_the_score_is_the_same(tmp_path):
     log = io.StringIO()
     try:
         score = solve(folder, Split(8, 4, "", 4), workers=2, c4=C4, log=log)
+        # The Ray it started, it stopped, every process of it (its monitor too).
+        assert not ray.is_initialized()
+        left = {name: processes(name) for name in [b"gcs_server", b"raylet", b"monitor.py"]}
+        assert not any(left.values()), left
     finally:
         ray.shutdown()
     assert score == exact(8, 4, "") == -1
