@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from c4.cluster import Split, _shared_tables, solve
+from c4.cluster import Prover, Split, _shared_tables, solve
 
 ray = pytest.importorskip("ray")
 
@@ -113,6 +113,54 @@ def test_a_stopped_run_goes_on_without_running_a_finished_job_again(tmp_path, lo
     assert after[: len(before)] == before
     answers = after[1:]
     assert len(answers) == len(set(answers)), "a job was answered twice"
+
+
+# The arguments of a split solve's jobs on 8x5, where 'MOVES 2' asks for about 10 s of search.
+JOB_8X5 = ["solve", "--board", "8x5", "--no-book", "--at-least=line"]
+
+
+def test_a_stop_that_comes_before_the_job_reaches_c4_ends_it(tmp_path):
+    class Starting(Prover):
+        """A prover whose driver stops the job while its c4 process is still starting."""
+
+        def _process(self, arguments: tuple[str, ...]) -> object:
+            self.stop(" 2")
+            return super()._process(arguments)
+
+    prover = Starting(C4, str(tmp_path), None, None)
+    began = time.monotonic()
+    try:
+        assert prover.prove(" 2", JOB_8X5) is None
+    finally:
+        prover.close()
+    assert time.monotonic() - began < 5, "the job ran on after its stop"
+
+
+def test_a_stop_that_comes_while_the_job_waits_for_its_checkpoint_ends_it(tmp_path):
+    # Another c4 holds the job's checkpoint (as a stopped job's process does while it saves).
+    holder = subprocess.Popen(
+        [C4, *JOB_8X5, "--checkpoint-dir", str(tmp_path), "--checkpoint-every", "60"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert holder.stdin is not None
+        holder.stdin.write(" 2\n")
+        holder.stdin.flush()
+        time.sleep(0.5)
+        prover = Prover(C4, str(tmp_path), None, None)
+        answer: dict[str, str | None] = {}
+        waiting = threading.Thread(target=lambda: answer.update(line=prover.prove(" 2", JOB_8X5)))
+        waiting.start()
+        time.sleep(2)
+        assert waiting.is_alive(), f"the job did not wait for its checkpoint: {answer}"
+        prover.stop(" 2")
+        waiting.join(timeout=4)
+        assert not waiting.is_alive(), "the job waited on after its stop"
+        assert answer == {"line": None}
+        assert holder.poll() is None, "the test needs the checkpoint held throughout"
+        prover.close()
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def test_another_solve_in_the_same_folder_is_refused(tmp_path):

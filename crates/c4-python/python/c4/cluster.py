@@ -112,53 +112,66 @@ class Prover:
         key = tuple(arguments)
         with self.lock:
             self.current, self.stopped = question, False
-        for _ in range(60):
-            if self.closed:
-                return None
-            process = self._process(key)
-            with self.lock:
-                self.process = process
-            try:
-                process.stdin.write(question + "\n")
-                process.stdin.flush()
-            except BrokenPipeError:
-                # It ended between jobs (a signal, its parent's end): a fresh process.
-                self._forget(key, process)
-                continue
-            line = process.stdout.readline()
-            with self.lock:
-                # Answered or not, a stop that comes from now on finds nothing under way.
-                stopped, self.current = self.stopped, None
-            if not line and not stopped and not self.closed:
-                # Ended unasked: killed (by a signal: the job is tried again), or c4 refused
-                # to start (an exit status, its reason in the log: trying again would loop).
-                self._forget(key, process)
-                if process.returncode > 0:
-                    raise RuntimeError(
-                        f"c4 ended with status {process.returncode} before answering "
-                        f"{question!r}{_last_line(self.log)}")
-                return None
-            if not line or stopped or "error: stopped before the end" in line:
-                # Stopped (c4 says so on its line, saved, and ends): a fresh process next time.
-                self._forget(key, process)
-                return None
-            line = line.rstrip("\n")
-            # A checkpoint still held by another process (a stopped job's, or that of a worker
-            # that died, saving first): wait for it.
-            if " error: " in line and "another c4 process is running this checkpoint" in line:
-                time.sleep(1)
+        try:
+            for _ in range(60):
+                process = self._process(key)
                 with self.lock:
-                    self.current = question
-                continue
-            return line
-        raise RuntimeError(f"c4 could not answer {question!r}: its checkpoint stayed in use")
+                    # A stop that came before the job reached a process (it was starting,
+                    # or waiting for a checkpoint) ends it here.
+                    if self.closed or self.stopped:
+                        return None
+                    self.process = process
+                try:
+                    process.stdin.write(question + "\n")
+                    process.stdin.flush()
+                except BrokenPipeError:
+                    # It ended between jobs (a signal, its parent's end, a stop): a fresh
+                    # process, unless the job was stopped.
+                    self._forget(key, process)
+                    continue
+                line = process.stdout.readline()
+                with self.lock:
+                    # A stop that comes from now on signals no process.
+                    stopped, self.process = self.stopped, None
+                if not line and not stopped and not self.closed:
+                    # Ended unasked: killed (by a signal: the job is tried again), or c4
+                    # refused to start (an exit status, its reason in the log: trying again
+                    # would loop).
+                    self._forget(key, process)
+                    if process.returncode > 0:
+                        raise RuntimeError(
+                            f"c4 ended with status {process.returncode} before answering "
+                            f"{question!r}{_last_line(self.log)}")
+                    return None
+                ended = not line or "error: stopped before the end" in line
+                if stopped or ended:
+                    # Signalled, it saves and ends (an answer it gave first still stands):
+                    # a fresh process next time.
+                    self._forget(key, process)
+                if ended:
+                    return None
+                line = line.rstrip("\n")
+                # A checkpoint still held by another process (a stopped job's, or that of a
+                # worker that died, saving first): wait for it, the job still stoppable.
+                if " error: " in line and "another c4 process is running this checkpoint" in line:
+                    if stopped:
+                        return None
+                    time.sleep(1)
+                    continue
+                return line
+            raise RuntimeError(f"c4 could not answer {question!r}: its checkpoint stayed in use")
+        finally:
+            with self.lock:
+                self.current, self.process = None, None
 
     def stop(self, question: str) -> None:
         """Ends the job ``question`` if it is under way, its progress saved (SIGTERM), and its
         process with it; a stop that comes after the job ended leaves the next one alone."""
         with self.lock:
-            if self.process is not None and self.current == question:
-                self.stopped = True
+            if self.current != question:
+                return
+            self.stopped = True
+            if self.process is not None:
                 self.process.send_signal(signal.SIGTERM)
 
     def close(self, remove_table: bool = True) -> None:
