@@ -142,16 +142,16 @@ pub(super) fn solve_checkpointed<B: Bitboard>(
     let same = |saved: &Checkpoint| (saved.width, saved.height, saved.key) == (width, height, key);
     let mut state = match Checkpoint::open(file)? {
         Some((saved, mut words)) if same(&saved) && answer(mode, &saved).is_none() => {
-            if !solver.reads_table_layout(saved.table_layout) {
-                words.finish()?;
-                return Err(LineError::CheckpointLayout);
-            }
             if solver.is_table_shared() {
                 // A table shared with other processes keeps what they proved, and takes no
                 // words from a file: they go into a table before the file is checked whole,
                 // and a damaged file's could not be taken out of a table never cleared. The
-                // bounds saved still skip the probes done.
+                // bounds saved still skip the probes done, whichever build's table the words
+                // were of: a long split solve goes on after c4 is upgraded.
                 words.finish()?;
+            } else if !solver.reads_table_layout(saved.table_layout) {
+                words.finish()?;
+                return Err(LineError::CheckpointLayout);
             } else {
                 // The words go into the table as they are read, and are only trusted once the
                 // whole file has been checked.
@@ -608,6 +608,12 @@ mod tests {
         save_as(Solver::new().table_layout() + 1);
         let refused = run(line, &mut Vec::new());
         assert!(refused.contains("with other table entries"), "{refused}");
+        // A run on a shared table takes no words from a file: it goes on from the bounds.
+        let shared = BatchOptions {
+            shared_table: Some(dir.join("tables")),
+            ..opts.clone()
+        };
+        assert_eq!(run_with(&shared, line, &mut Vec::new()), "73664511 1\n");
         save_as(1);
         // The second run goes on from it, with a table four times the size, and saves the
         // score and that table's size.
