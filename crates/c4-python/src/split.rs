@@ -65,9 +65,10 @@ impl Split {
     }
 
     /// The jobs wanted now, the most needed first, as (moves, bound) pairs.
-    fn wanted(&mut self) -> Vec<(String, i8)> {
-        self.split
-            .wanted()
+    fn wanted(&mut self, py: Python<'_>) -> Vec<(String, i8)> {
+        // Splitting a large board's trees takes minutes: the driver's other threads (Ray
+        // starting) go on meanwhile.
+        py.detach(|| self.split.wanted())
             .into_iter()
             .map(|job| (job.moves, job.bound.value()))
             .collect()

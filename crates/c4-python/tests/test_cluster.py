@@ -6,6 +6,7 @@ it and sets C4_BINARY)."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -115,7 +116,8 @@ def test_a_stopped_run_goes_on_without_running_a_finished_job_again(tmp_path, lo
     assert len(answers) == len(set(answers)), "a job was answered twice"
 
 
-# The arguments of a split solve's jobs on 8x5, where 'MOVES 2' asks for about 10 s of search.
+# The arguments of a split solve's jobs on 8x5, where 'MOVES 2' asks for about 10 s of search
+# and '5544 2' for none.
 JOB_8X5 = ["solve", "--board", "8x5", "--no-book", "--at-least=line"]
 
 
@@ -124,16 +126,33 @@ def test_a_stop_that_comes_before_the_job_reaches_c4_ends_it(tmp_path):
         """A prover whose driver stops the job while its c4 process is still starting."""
 
         def _process(self, arguments: tuple[str, ...]) -> object:
-            self.stop(" 2")
+            threading.Thread(target=self.stop, args=(1,)).start()
+            time.sleep(0.5)
             return super()._process(arguments)
 
     prover = Starting(C4, str(tmp_path), None, None)
     began = time.monotonic()
     try:
-        assert prover.prove(" 2", JOB_8X5) is None
+        assert prover.prove(" 2", JOB_8X5, 1) is None
     finally:
         prover.close()
     assert time.monotonic() - began < 5, "the job ran on after its stop"
+
+
+def test_a_stop_names_one_call_even_when_it_comes_before_it(tmp_path):
+    prover = Prover(C4, str(tmp_path), None, None)
+    try:
+        # An actor may run a stop before the call it names: the call then ends at once.
+        prover.stop(2)
+        began = time.monotonic()
+        assert prover.prove(" 2", JOB_8X5, 2) is None
+        assert time.monotonic() - began < 5, "the job ran on after its stop"
+        # A stop of a call that is over leaves the next one alone.
+        prover.stop(1)
+        prover.stop(2)
+        assert prover.prove("5544 2", JOB_8X5, 3) == "5544 >=2"
+    finally:
+        prover.close()
 
 
 def test_a_stop_that_comes_while_the_job_waits_for_its_checkpoint_ends_it(tmp_path):
@@ -141,24 +160,27 @@ def test_a_stop_that_comes_while_the_job_waits_for_its_checkpoint_ends_it(tmp_pa
     holder = subprocess.Popen(
         [C4, *JOB_8X5, "--checkpoint-dir", str(tmp_path), "--checkpoint-every", "60"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    prover = Prover(C4, str(tmp_path), None, None)
     try:
-        assert holder.stdin is not None
+        assert holder.stdin is not None and holder.stdout is not None
         holder.stdin.write(" 2\n")
         holder.stdin.flush()
         time.sleep(0.5)
-        prover = Prover(C4, str(tmp_path), None, None)
         answer: dict[str, str | None] = {}
-        waiting = threading.Thread(target=lambda: answer.update(line=prover.prove(" 2", JOB_8X5)))
+        waiting = threading.Thread(
+            target=lambda: answer.update(line=prover.prove(" 2", JOB_8X5, 1)), daemon=True)
         waiting.start()
         time.sleep(2)
-        assert waiting.is_alive(), f"the job did not wait for its checkpoint: {answer}"
-        prover.stop(" 2")
+        # Between two tries: the call under way, no process of its own.
+        assert waiting.is_alive() and prover.current == 1 and prover.process is None, answer
+        prover.stop(1)
         waiting.join(timeout=4)
         assert not waiting.is_alive(), "the job waited on after its stop"
         assert answer == {"line": None}
-        assert holder.poll() is None, "the test needs the checkpoint held throughout"
-        prover.close()
+        still = select.select([holder.stdout], [], [], 0)[0]
+        assert holder.poll() is None and not still, "the checkpoint must be held throughout"
     finally:
+        prover.close()
         holder.kill()
         holder.wait()
 

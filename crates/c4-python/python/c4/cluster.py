@@ -26,6 +26,7 @@ import ctypes
 import hashlib
 import importlib
 import importlib.util
+import itertools
 import os
 import shutil
 import signal
@@ -95,38 +96,45 @@ class Prover:
         self.log = Path(checkpoints) / f"prover-{socket.gethostname()}-{os.getpid()}.log"
         self.closed = False
         self.processes: dict[tuple[str, ...], Any] = {}
-        # The job under way, its process, and whether `stop` was asked to end it; `stop` runs
-        # on another of the actor's threads, so these change under the lock.
-        self.current: str | None = None
+        # The call under way (its ticket), its process, whether `stop` was asked to end it, the
+        # tickets stopped before their call began (an actor may run its calls out of order),
+        # the last ticket begun, and the process a stop signalled; `stop` and `close` run on
+        # other threads, so these change under the lock.
+        self.current: int | None = None
         self.process: Any = None
         self.stopped = False
+        self.stops: set[int] = set()
+        self.last = 0
+        self.signalled: Any = None
         self.lock = threading.Lock()
 
     def pid(self) -> int:
         """The worker process's id (for tests that kill it)."""
         return os.getpid()
 
-    def prove(self, question: str, arguments: list[str]) -> str | None:
+    def prove(self, question: str, arguments: list[str], ticket: int) -> str | None:
         """The answer line of the job ``question`` (``MOVES B``) run with ``arguments``, or
-        None if ``stop`` ended it first."""
+        None if ``stop(ticket)`` ended it first. The driver gives each call on a prover a
+        larger ``ticket`` than the last, so that a stop names one call."""
         key = tuple(arguments)
         with self.lock:
-            self.current, self.stopped = question, False
+            self.current, self.last = ticket, max(self.last, ticket)
+            self.stopped = ticket in self.stops
+            self.stops = {later for later in self.stops if later > ticket}
         try:
             for _ in range(60):
-                process = self._process(key)
                 with self.lock:
-                    # A stop that came before the job reached a process (it was starting,
-                    # or waiting for a checkpoint) ends it here.
+                    # Looked at as the process is taken, so that neither a stop nor `close`
+                    # can come between the two unseen.
                     if self.closed or self.stopped:
                         return None
-                    self.process = process
+                    process = self.process = self._process(key)
                 try:
                     process.stdin.write(question + "\n")
                     process.stdin.flush()
-                except BrokenPipeError:
-                    # It ended between jobs (a signal, its parent's end, a stop): a fresh
-                    # process, unless the job was stopped.
+                except (BrokenPipeError, ValueError):
+                    # It ended between jobs (a signal, its parent's end), or `close` closed its
+                    # input: a fresh process, unless the prover is closed or the job stopped.
                     self._forget(key, process)
                     continue
                 line = process.stdout.readline()
@@ -164,27 +172,33 @@ class Prover:
             with self.lock:
                 self.current, self.process = None, None
 
-    def stop(self, question: str) -> None:
-        """Ends the job ``question`` if it is under way, its progress saved (SIGTERM), and its
-        process with it; a stop that comes after the job ended leaves the next one alone."""
+    def stop(self, ticket: int) -> None:
+        """Ends the call of ``ticket`` if it is under way, its progress saved (SIGTERM), and
+        its process with it, or before it begins if it has not yet; a stop that comes after
+        the call ended leaves the next one alone."""
         with self.lock:
-            if self.current != question:
-                return
-            self.stopped = True
-            if self.process is not None:
-                self.process.send_signal(signal.SIGTERM)
+            if ticket == self.current:
+                self.stopped = True
+                if self.process is not None:
+                    self.signalled = self.process
+                    self.process.send_signal(signal.SIGTERM)
+            elif ticket > self.last:
+                self.stops.add(ticket)
 
     def close(self, remove_table: bool = True) -> None:
         """Ends this prover's ``c4`` processes (a job under way saves its progress) and, with
         ``remove_table``, removes the shared table's folder from its machine, once the solve
         is over."""
-        self.closed = True
-        # A job under way forgets its process on another thread as it ends: a copy is ended.
-        processes = list(self.processes.values())
-        self.processes.clear()
+        with self.lock:
+            self.closed = True
+            processes = list(self.processes.values())
+            self.processes.clear()
+            signalled = self.signalled
         for process in processes:
-            process.stdin.close()
-            process.send_signal(signal.SIGTERM)
+            _end_input(process)
+            # A second SIGTERM would end a process that is saving at once, its progress lost.
+            if process is not signalled:
+                process.send_signal(signal.SIGTERM)
             process.wait()
         if remove_table and self.shared is not None:
             shutil.rmtree(self.shared, ignore_errors=True)
@@ -193,17 +207,15 @@ class Prover:
         """Waits for ``process`` to end and drops it, so that the next job starts another.
         Its input is closed first: a process that has already answered (a stop that came as
         its job ended) then ends as its input does."""
-        try:
-            process.stdin.close()
-        except BrokenPipeError:
-            pass
+        _end_input(process)
         process.wait()
-        if self.processes.get(key) is process:
-            del self.processes[key]
+        with self.lock:
+            if self.processes.get(key) is process:
+                del self.processes[key]
 
     def _process(self, arguments: tuple[str, ...]) -> Any:
         """The running process for ``arguments``, started if need be, the oldest closed past
-        ``KEPT``."""
+        ``KEPT`` (under the lock: `close` then ends every process started)."""
         import subprocess
 
         process = self.processes.get(arguments)
@@ -211,7 +223,7 @@ class Prover:
             return process
         while len(self.processes) >= self.KEPT:
             oldest = next(iter(self.processes))
-            self.processes.pop(oldest).stdin.close()
+            _end_input(self.processes.pop(oldest))
         command = [self.c4, *arguments, "--checkpoint-dir", self.checkpoints]
         command += ["--checkpoint-every", "60"]
         if self.shared is not None:
@@ -229,6 +241,15 @@ class Prover:
             )
         self.processes[arguments] = process
         return process
+
+
+def _end_input(process: Any) -> None:
+    """Closes ``process``'s input, which ends c4 between jobs; one that already ended (or was
+    closed on another thread) has nothing to close."""
+    try:
+        process.stdin.close()
+    except (BrokenPipeError, ValueError):
+        pass
 
 
 def _last_line(log: Path) -> str:
@@ -334,7 +355,10 @@ def solve(
     ray: Any = None if starts_ray else imported
     try:
         if starts_ray:
-            options = dict(address=address, num_cpus=workers if address is None else None,
+            # Without an address, a Ray of this run's own, even where RAY_ADDRESS or a `ray
+            # start` of this machine names another: a cluster is only ever used when asked for.
+            options = dict(address="local" if address is None else address,
+                           num_cpus=workers if address is None else None,
                            include_dashboard=False, log_to_driver=False)
             if address is None:
                 # Ray takes seconds to start on this machine: its cores answer jobs meanwhile,
@@ -400,9 +424,10 @@ def _stop_ray(ray: Any) -> None:
         node = worker._global_node
         if node is not None:
             node._kill_process_type(ray_constants.PROCESS_TYPE_MONITOR, check_alive=False)
-    except (ImportError, AttributeError):
+    except Exception:
         pass  # A Ray whose internals differ: its own shutdown, at its own pace.
-    ray.shutdown()
+    finally:
+        ray.shutdown()
 
 
 class _Beside(threading.Thread):
@@ -438,11 +463,11 @@ class _LocalProvers:
     def __len__(self) -> int:
         return len(self.provers)
 
-    def prove(self, index: int, question: str, arguments: list[str]) -> Any:
-        return self.pool.submit(self.provers[index].prove, question, arguments)
+    def prove(self, index: int, question: str, arguments: list[str], ticket: int) -> Any:
+        return self.pool.submit(self.provers[index].prove, question, arguments, ticket)
 
-    def stop(self, index: int, question: str) -> None:
-        self.provers[index].stop(question)
+    def stop(self, index: int, ticket: int) -> None:
+        self.provers[index].stop(ticket)
 
     def wait(self, handles: list[Any], timeout: float) -> list[Any]:
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -472,11 +497,11 @@ class _RayProvers:
     def __len__(self) -> int:
         return len(self.provers)
 
-    def prove(self, index: int, question: str, arguments: list[str]) -> Any:
-        return self.provers[index].prove.remote(question, arguments)
+    def prove(self, index: int, question: str, arguments: list[str], ticket: int) -> Any:
+        return self.provers[index].prove.remote(question, arguments, ticket)
 
-    def stop(self, index: int, question: str) -> None:
-        self.provers[index].stop.remote(question)
+    def stop(self, index: int, ticket: int) -> None:
+        self.provers[index].stop.remote(ticket)
 
     def wait(self, handles: list[Any], timeout: float) -> list[Any]:
         ready, _ = self.ray.wait(handles, num_returns=1, timeout=timeout)
@@ -507,6 +532,8 @@ class _Run:
         self.every = every
         self.answered = 0
         self.last_said = started
+        # Each call on a prover gets a larger ticket than the last, so that a stop names it.
+        self.tickets = itertools.count(1)
 
     def until(self, provers: _LocalProvers | _RayProvers, done: Callable[[], bool] | None,
               stop_after: int | None) -> None:
@@ -515,7 +542,7 @@ class _Run:
         are then stopped (their progress saved), and those answered meanwhile kept."""
         split = self.split
         poll = self.every if done is None else 0.1
-        running: dict[Any, tuple[int, tuple[str, int]]] = {}
+        running: dict[Any, tuple[int, tuple[str, int], int]] = {}
         stopping: set[Any] = set()
         try:
             while split.score is None and not (done is not None and done()):
@@ -526,35 +553,36 @@ class _Run:
                     return
                 wanted_set = set(wanted)
                 # Jobs no longer needed (a sibling settled their node) are stopped, once.
-                for handle, (index, job) in running.items():
+                for handle, (index, job, ticket) in running.items():
                     if job not in wanted_set and handle not in stopping:
-                        provers.stop(index, _question(job))
+                        provers.stop(index, ticket)
                         stopping.add(handle)
-                busy = {index for index, _ in running.values()}
-                taken = {job for _, job in running.values()}
+                busy = {index for index, _, _ in running.values()}
+                taken = {job for _, job, _ in running.values()}
                 free = [index for index in range(len(provers)) if index not in busy]
                 for job in wanted:
                     if not free:
                         break
                     if job in taken:
                         continue
-                    index = free.pop(0)
-                    running[provers.prove(index, _question(job), self.arguments)] = (index, job)
+                    index, ticket = free.pop(0), next(self.tickets)
+                    handle = provers.prove(index, _question(job), self.arguments, ticket)
+                    running[handle] = (index, job, ticket)
                 if not running:
                     raise RuntimeError("the split solve wants no job and has no score")
                 for handle in provers.wait(list(running), poll):
-                    index, job = running.pop(handle)
+                    _, job, _ = running.pop(handle)
                     stopping.discard(handle)
                     self._keep(job, provers.answer(handle))
                 if time.monotonic() - self.last_said >= self.every:
                     _say_progress(split, len(running), len(wanted), self.started, self.log)
                     self.last_said = time.monotonic()
         finally:
-            for index, job in running.values():
-                provers.stop(index, _question(job))
+            for index, _, ticket in running.values():
+                provers.stop(index, ticket)
             if isinstance(provers, _LocalProvers):
                 # Their answers may still come, and are kept.
-                for handle, (_, job) in running.items():
+                for handle, (_, job, _) in running.items():
                     self._keep(job, provers.answer(handle))
 
     def _keep(self, job: tuple[str, int], line: str | None) -> None:
