@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -117,26 +118,19 @@ def test_a_stopped_run_goes_on_without_running_a_finished_job_again(tmp_path, lo
 
 
 # The arguments of a split solve's jobs on 8x5, where 'MOVES 2' asks for about 10 s of search
-# and '5544 2' for none.
+# and '5544 2' for none; on 10x4, ' 0' asks for about a minute.
 JOB_8X5 = ["solve", "--board", "8x5", "--no-book", "--at-least=line"]
+JOB_10X4 = ["solve", "--board", "10x4", "--no-book", "--at-least=line"]
 
 
-def test_a_stop_that_comes_before_the_job_reaches_c4_ends_it(tmp_path):
-    class Starting(Prover):
-        """A prover whose driver stops the job while its c4 process is still starting."""
-
-        def _process(self, arguments: tuple[str, ...]) -> object:
-            threading.Thread(target=self.stop, args=(1,)).start()
-            time.sleep(0.5)
-            return super()._process(arguments)
-
-    prover = Starting(C4, str(tmp_path), None, None)
-    began = time.monotonic()
-    try:
-        assert prover.prove(" 2", JOB_8X5, 1) is None
-    finally:
-        prover.close()
-    assert time.monotonic() - began < 5, "the job ran on after its stop"
+def until(condition: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (looked at every tenth of a second)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def test_a_stop_names_one_call_even_when_it_comes_before_it(tmp_path):
@@ -147,10 +141,19 @@ def test_a_stop_names_one_call_even_when_it_comes_before_it(tmp_path):
         began = time.monotonic()
         assert prover.prove(" 2", JOB_8X5, 2) is None
         assert time.monotonic() - began < 5, "the job ran on after its stop"
-        # A stop of a call that is over leaves the next one alone.
-        prover.stop(1)
+        # A stop of a call that is over leaves the one under way alone; its own ends it.
+        answer: dict[str, str | None] = {}
+        running = threading.Thread(
+            target=lambda: answer.update(line=prover.prove(" 2", JOB_8X5, 3)), daemon=True)
+        running.start()
+        assert until(lambda: prover.process is not None, 10)
         prover.stop(2)
-        assert prover.prove("5544 2", JOB_8X5, 3) == "5544 >=2"
+        time.sleep(1)
+        assert running.is_alive() and prover.current == 3, answer
+        prover.stop(3)
+        running.join(timeout=10)
+        assert not running.is_alive() and answer == {"line": None}
+        assert prover.prove("5544 2", JOB_8X5, 4) == "5544 >=2"
     finally:
         prover.close()
 
@@ -158,21 +161,22 @@ def test_a_stop_names_one_call_even_when_it_comes_before_it(tmp_path):
 def test_a_stop_that_comes_while_the_job_waits_for_its_checkpoint_ends_it(tmp_path):
     # Another c4 holds the job's checkpoint (as a stopped job's process does while it saves).
     holder = subprocess.Popen(
-        [C4, *JOB_8X5, "--checkpoint-dir", str(tmp_path), "--checkpoint-every", "60"],
+        [C4, *JOB_10X4, "--checkpoint-dir", str(tmp_path), "--checkpoint-every", "60"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     prover = Prover(C4, str(tmp_path), None, None)
     try:
         assert holder.stdin is not None and holder.stdout is not None
-        holder.stdin.write(" 2\n")
+        holder.stdin.write(" 0\n")
         holder.stdin.flush()
         time.sleep(0.5)
         answer: dict[str, str | None] = {}
         waiting = threading.Thread(
-            target=lambda: answer.update(line=prover.prove(" 2", JOB_8X5, 1)), daemon=True)
+            target=lambda: answer.update(line=prover.prove(" 0", JOB_10X4, 1)), daemon=True)
         waiting.start()
-        time.sleep(2)
-        # Between two tries: the call under way, no process of its own.
-        assert waiting.is_alive() and prover.current == 1 and prover.process is None, answer
+        # The prover says in its log that the job waits.
+        assert until(lambda: prover.log.exists() and "waits for its checkpoint" in
+                     prover.log.read_text(), 10), answer
+        assert waiting.is_alive() and prover.current == 1, answer
         prover.stop(1)
         waiting.join(timeout=4)
         assert not waiting.is_alive(), "the job waited on after its stop"

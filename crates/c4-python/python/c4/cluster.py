@@ -116,7 +116,7 @@ class Prover:
         """The answer line of the job ``question`` (``MOVES B``) run with ``arguments``, or
         None if ``stop(ticket)`` ended it first. The driver gives each call on a prover a
         larger ``ticket`` than the last, so that a stop names one call."""
-        key = tuple(arguments)
+        key, waited = tuple(arguments), False
         with self.lock:
             self.current, self.last = ticket, max(self.last, ticket)
             self.stopped = ticket in self.stops
@@ -132,9 +132,11 @@ class Prover:
                 try:
                     process.stdin.write(question + "\n")
                     process.stdin.flush()
-                except (BrokenPipeError, ValueError):
+                except (BrokenPipeError, ValueError) as error:
                     # It ended between jobs (a signal, its parent's end), or `close` closed its
                     # input: a fresh process, unless the prover is closed or the job stopped.
+                    if not isinstance(error, BrokenPipeError) and not self.closed:
+                        raise
                     self._forget(key, process)
                     continue
                 line = process.stdout.readline()
@@ -164,6 +166,11 @@ class Prover:
                 if " error: " in line and "another c4 process is running this checkpoint" in line:
                     if stopped:
                         return None
+                    if not waited:
+                        with self.log.open("a") as log:
+                            print(f"c4.cluster: job {question!r} waits for its checkpoint, held "
+                                  "by another process", file=log)
+                        waited = True
                     time.sleep(1)
                     continue
                 return line
@@ -175,13 +182,15 @@ class Prover:
     def stop(self, ticket: int) -> None:
         """Ends the call of ``ticket`` if it is under way, its progress saved (SIGTERM), and
         its process with it, or before it begins if it has not yet; a stop that comes after
-        the call ended leaves the next one alone."""
+        the call ended leaves the next one alone, and one asked again changes nothing."""
         with self.lock:
             if ticket == self.current:
-                self.stopped = True
-                if self.process is not None:
+                # One SIGTERM a process: a second ends a saving c4 at once, its progress lost
+                # (`close` has sent it one already if closed).
+                if not self.stopped and not self.closed and self.process is not None:
                     self.signalled = self.process
                     self.process.send_signal(signal.SIGTERM)
+                self.stopped = True
             elif ticket > self.last:
                 self.stops.add(ticket)
 
@@ -543,7 +552,6 @@ class _Run:
         split = self.split
         poll = self.every if done is None else 0.1
         running: dict[Any, tuple[int, tuple[str, int], int]] = {}
-        stopping: set[Any] = set()
         try:
             while split.score is None and not (done is not None and done()):
                 if stop_after is not None and self.answered >= stop_after:
@@ -552,11 +560,11 @@ class _Run:
                 if split.score is not None:
                     return
                 wanted_set = set(wanted)
-                # Jobs no longer needed (a sibling settled their node) are stopped, once.
+                # Jobs no longer needed (a sibling settled their node) are stopped; asked again
+                # on each round, in case a worker died and its call was retried from the start.
                 for handle, (index, job, ticket) in running.items():
-                    if job not in wanted_set and handle not in stopping:
+                    if job not in wanted_set:
                         provers.stop(index, ticket)
-                        stopping.add(handle)
                 busy = {index for index, _, _ in running.values()}
                 taken = {job for _, job, _ in running.values()}
                 free = [index for index in range(len(provers)) if index not in busy]
@@ -572,7 +580,6 @@ class _Run:
                     raise RuntimeError("the split solve wants no job and has no score")
                 for handle in provers.wait(list(running), poll):
                     _, job, _ = running.pop(handle)
-                    stopping.discard(handle)
                     self._keep(job, provers.answer(handle))
                 if time.monotonic() - self.last_said >= self.every:
                     _say_progress(split, len(running), len(wanted), self.started, self.log)
