@@ -381,18 +381,22 @@ def solve(
                 try:
                     ray = importlib.import_module("ray")
                     ray.init(**options)
+                    ray_up = time.monotonic() - started
                 finally:
                     up.set()
                     try:
                         beside.join()
                     finally:
                         local.close()
+                # The driver's provers hand over between two jobs, and between two splittings
+                # of the trees, which take minutes on a large board.
+                if log is not None:
+                    print(f"c4.cluster: Ray started after {ray_up:.1f} s; {run.answered} jobs "
+                          f"answered before its provers took over, after "
+                          f"{time.monotonic() - started:.1f} s", file=log, flush=True)
             else:
                 ray = importlib.import_module("ray")
                 ray.init(**options)
-            if log is not None and address is None:
-                print(f"c4.cluster: Ray started after {time.monotonic() - started:.1f} s; "
-                      f"{run.answered} jobs answered meanwhile", file=log, flush=True)
         if split.score is None and (stop_after is None or run.answered < stop_after):
             count = workers or int(ray.cluster_resources().get("CPU", 1))
             # Ray's stubs know no max_concurrency on this form; an actor needs it to take
