@@ -94,14 +94,8 @@ pub(super) fn open_shared_table(
     table_bits: u32,
     fold_mirrors: bool,
 ) -> Result<File, SharedTableError> {
-    let name = format!(
-        "{}x{}-2^{table_bits}-{}-layout{}.table",
-        board.width(),
-        board.height(),
-        if fold_mirrors { "folded" } else { "apart" },
-        Solver::TABLE_LAYOUT,
-    );
-    let path = &folder.join(name);
+    let (prefix, suffix) = table_name_around_bits(board, fold_mirrors);
+    let path = &folder.join(format!("{prefix}{table_bits}{suffix}"));
     let folder_error = |source| SharedTableError::Io {
         path: folder.to_path_buf(),
         source,
@@ -178,12 +172,7 @@ fn lock_file(_file: &File) -> io::Result<()> {
 /// asking for one takes, so that every run of a machine shares the same table (each picking
 /// from the memory free at its start would pick smaller ones as the first took its memory).
 pub fn shared_table_bits(folder: &Path, board: &BatchBoard, fold_mirrors: bool) -> Option<u32> {
-    let prefix = format!("{}x{}-2^", board.width(), board.height());
-    let suffix = format!(
-        "-{}-layout{}.table",
-        if fold_mirrors { "folded" } else { "apart" },
-        Solver::TABLE_LAYOUT
-    );
+    let (prefix, suffix) = table_name_around_bits(board, fold_mirrors);
     std::fs::read_dir(folder)
         .ok()?
         .filter_map(|entry| {
@@ -194,6 +183,20 @@ pub fn shared_table_bits(folder: &Path, board: &BatchBoard, fold_mirrors: bool) 
                 .ok()
         })
         .max()
+}
+
+/// The name of a table file for `board`, before and after its size (`2^BITS` words): one
+/// table per board, size, folding of mirror images and entry layout, e.g.
+/// `7x6-2^16-apart-layout2.table`.
+fn table_name_around_bits(board: &BatchBoard, fold_mirrors: bool) -> (String, String) {
+    (
+        format!("{}x{}-2^", board.width(), board.height()),
+        format!(
+            "-{}-layout{}.table",
+            if fold_mirrors { "folded" } else { "apart" },
+            Solver::TABLE_LAYOUT
+        ),
+    )
 }
 
 /// Makes `folder` (this user's only) unless it is there.

@@ -108,10 +108,6 @@ class Prover:
         self.signalled: Any = None
         self.lock = threading.Lock()
 
-    def pid(self) -> int:
-        """The worker process's id (for tests that kill it)."""
-        return os.getpid()
-
     def prove(self, question: str, arguments: list[str], ticket: int) -> str | None:
         """The answer line of the job ``question`` (``MOVES B``) run with ``arguments``, or
         None if ``stop(ticket)`` ended it first. The driver gives each call on a prover a
