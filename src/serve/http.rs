@@ -251,12 +251,15 @@ fn upgrade(
         };
         match upgraded {
             Some(Ok(upgraded)) => {
-                session::run(TokioIo::new(upgraded), engine, idle, stopped).await;
+                session::run(TokioIo::new(upgraded), engine, permit, idle, stopped).await;
             }
             // The handshake did not finish, or the server is stopping: the engine goes.
-            _ => session::end_engine(engine).await,
+            _ => {
+                session::end_engine(engine).await;
+                drop(permit);
+            }
         }
-        drop((permit, connection));
+        drop(connection);
     });
     let mut response = Response::new(Full::new(Bytes::new()));
     *response.status_mut() = StatusCode::SWITCHING_PROTOCOLS;

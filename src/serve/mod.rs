@@ -281,22 +281,32 @@ async fn accept_until_stopped(
     }
 }
 
-/// A connection past the bound: a 503 with the reason, then closed. What the client sent is
-/// read for a second at most and dropped, so that closing does not reset the connection before
-/// the client has read the answer.
+/// A connection past the bound: a 503 with the reason, then closed.
 async fn refuse_connection(mut stream: TcpStream, max_connections: usize) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let reply = http::raw_refusal(&format!(
         "c4 serve has {max_connections} connections open, its most: try again in a moment"
     ));
     let _ = tokio::time::timeout(REFUSING, async {
         stream.write_all(&reply).await?;
-        stream.shutdown().await?;
-        let mut dropped = [0; 4096];
-        while stream.read(&mut dropped).await? > 0 {}
-        Ok::<_, io::Error>(())
+        close_after_reading(&mut stream).await
     })
     .await;
+}
+
+/// Closes a connection whose last answer has been written: the writing side first, then what
+/// the client still sends is read and dropped until it closes too (callers bound the time).
+/// Closing with unread bytes would reset the connection, and a reset may discard the answer
+/// before the client has read it.
+async fn close_after_reading<S>(stream: &mut S) -> io::Result<()>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream.shutdown().await?;
+    let mut dropped = [0; 4096];
+    while stream.read(&mut dropped).await? > 0 {}
+    Ok(())
 }
 
 /// The first SIGINT or SIGTERM (Ctrl-C alone where there are no Unix signals), as a future of

@@ -15,7 +15,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -93,9 +93,15 @@ pub(super) fn start_engine(engine: &Path) -> io::Result<Child> {
 }
 
 /// Runs the session on an upgraded connection until it ends, or until `stopping` (the server's
-/// end) comes; the engine is killed then, and waited for.
-pub(super) async fn run<S, F>(stream: S, mut engine: Child, idle: Duration, stopping: F)
-where
+/// end) comes; the engine is killed then, and waited for, and its permit freed for the next
+/// game before the connection is closed.
+pub(super) async fn run<S, F>(
+    stream: S,
+    mut engine: Child,
+    permit: OwnedSemaphorePermit,
+    idle: Duration,
+    stopping: F,
+) where
     S: AsyncRead + AsyncWrite + Unpin,
     F: std::future::Future<Output = ()>,
 {
@@ -140,6 +146,12 @@ where
     }
     let _ = tokio::time::timeout(CLOSING, sink.close()).await;
     end_engine(engine).await;
+    drop(permit);
+    // The rest of a refused message may be on its way: read and dropped, so that the close
+    // frame is not lost to a reset.
+    if let Ok(mut socket) = sink.reunite(messages) {
+        let _ = tokio::time::timeout(CLOSING, super::close_after_reading(socket.get_mut())).await;
+    }
 }
 
 /// Kills an engine, and waits for it to exit.
