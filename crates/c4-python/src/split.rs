@@ -3,12 +3,16 @@
 //! format and the jobs' command line are all the engine's.
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use c4_core::{Score, Split as EngineSplit, SplitSettings};
 use pyo3::prelude::*;
 
 use crate::args::{argument_error, Int};
 use crate::value_error;
+
+/// How often a long splitting runs the signal handlers that are due.
+const SIGNAL_CHECKS: Duration = Duration::from_millis(100);
 
 /// A solve of one position split into jobs: hand in each job's answer line, ask which jobs are
 /// wanted, until the score is known.
@@ -64,14 +68,30 @@ impl Split {
         self.split.record_line(line).map_err(value_error)
     }
 
-    /// The jobs wanted now, the most needed first, as (moves, bound) pairs.
-    fn wanted(&mut self, py: Python<'_>) -> Vec<(String, i8)> {
-        // Splitting a large board's trees takes minutes: the driver's other threads (Ray
-        // starting) go on meanwhile.
-        py.detach(|| self.split.wanted())
-            .into_iter()
-            .map(|job| (job.moves, job.bound.value()))
-            .collect()
+    /// The jobs wanted now, the most needed first, as (moves, bound) pairs. Splitting a large
+    /// board's trees takes minutes: the driver's other threads (Ray starting) go on meanwhile,
+    /// and a signal's handler (Ctrl-C) runs, its exception ending the call.
+    fn wanted(&mut self, py: Python<'_>) -> PyResult<Vec<(String, i8)>> {
+        let mut last_check = Instant::now();
+        let mut raised = None;
+        let jobs = py.detach(|| {
+            self.split.wanted_unless(&mut || {
+                // The GIL is taken a few times a second at most: it may be held for a while.
+                if last_check.elapsed() < SIGNAL_CHECKS {
+                    return false;
+                }
+                last_check = Instant::now();
+                raised = Python::attach(|py| py.check_signals()).err();
+                raised.is_some()
+            })
+        });
+        match (jobs, raised) {
+            (Some(jobs), None) => Ok(jobs
+                .into_iter()
+                .map(|job| (job.moves, job.bound.value()))
+                .collect()),
+            (_, error) => Err(error.expect("a splitting is given up for a handler's error only")),
+        }
     }
 
     /// The arguments of the `c4` run that answers jobs of any bound, one per line of its

@@ -227,6 +227,14 @@ struct Tree {
     nodes: Vec<Node>,
 }
 
+/// What a visit of the trees gathers: the jobs it wants, and whether it was given up (asked
+/// of `stopped` before each quick search).
+struct Wants<'a> {
+    jobs: Vec<Job>,
+    stopped: &'a mut dyn FnMut() -> bool,
+    given_up: bool,
+}
+
 /// The proven bounds on one position's score.
 type Bounds = (i8, i8);
 
@@ -407,18 +415,31 @@ impl Split {
     /// longer needed. Splits the trees further as the answers handed in require, with a quick
     /// search at each new node.
     pub fn wanted(&mut self) -> Vec<Job> {
+        self.wanted_unless(&mut || false)
+            .expect("a visit that is never stopped ends")
+    }
+
+    /// [`wanted`](Self::wanted), given up (`None`) as soon as `stopped` says so: it is asked
+    /// before each quick search, the time a large board's splitting takes. What was split or
+    /// proven before stands, and the next call goes on from it.
+    pub fn wanted_unless(&mut self, stopped: &mut dyn FnMut() -> bool) -> Option<Vec<Job>> {
+        let mut wants = Wants {
+            jobs: Vec::new(),
+            stopped,
+            given_up: false,
+        };
         // Questions settled on the way (by quick searches, or results already in) lead to the
         // next, until one is open.
-        let (bound, expected, mut jobs) = loop {
+        let (bound, expected) = loop {
             let SplitProgress { lower, upper, .. } = self.progress;
             if lower >= upper {
-                return Vec::new();
+                return Some(Vec::new());
             }
             let bound = next_bound(lower, upper);
             let expected = self.expects(bound, lower, upper);
-            let mut jobs = Vec::new();
-            if self.visit_root(bound, expected, &mut jobs).is_none() {
-                break (bound, expected, jobs);
+            wants.jobs.clear();
+            if self.visit_root(bound, expected, &mut wants).is_none() {
+                break (bound, expected);
             }
         };
         let SplitProgress { lower, upper, .. } = self.progress;
@@ -430,11 +451,15 @@ impl Split {
         if lower < upper {
             let next = next_bound(lower, upper);
             let expected = self.expects(next, lower, upper);
-            self.visit_root(next, expected, &mut jobs);
+            self.visit_root(next, expected, &mut wants);
         }
+        if wants.given_up {
+            return None;
+        }
+        let mut jobs = wants.jobs;
         let mut seen = std::collections::HashSet::new();
         jobs.retain(|job| seen.insert(job.clone()));
-        jobs
+        Some(jobs)
     }
 
     /// Whether the root's question `bound` is expected to be answered yes, its score lying in
@@ -443,9 +468,9 @@ impl Split {
         bound <= self.prediction.clamp(lower, upper)
     }
 
-    /// Visits the tree of the root's question `bound`, predicted `expected`, pushing the
-    /// jobs it wants to `jobs`; its answer, once known.
-    fn visit_root(&mut self, bound: i8, expected: bool, jobs: &mut Vec<Job>) -> Option<bool> {
+    /// Visits the tree of the root's question `bound`, predicted `expected`, adding the
+    /// jobs it wants to `wants`; its answer, once known.
+    fn visit_root(&mut self, bound: i8, expected: bool, wants: &mut Wants) -> Option<bool> {
         if !self.trees.contains_key(&bound) {
             let root = Node {
                 columns: self.root.clone(),
@@ -460,7 +485,7 @@ impl Split {
             self.progress.questions += 1;
         }
         let mut tree = self.trees.remove(&bound).expect("inserted above");
-        let answer = self.visit(&mut tree, 0, expected, jobs);
+        let answer = self.visit(&mut tree, 0, expected, wants);
         self.trees.insert(bound, tree);
         if answer.is_some() {
             self.update_root();
@@ -469,17 +494,17 @@ impl Split {
     }
 
     /// Visits node `index` of `tree`, predicted `expected`: its answer if known, else `None`
-    /// with the jobs it wants pushed to `jobs`. An answer found against the prediction counts
+    /// with the jobs it wants added to `wants`. An answer found against the prediction counts
     /// as a re-expansion, once.
     fn visit(
         &mut self,
         tree: &mut Tree,
         index: usize,
         expected: bool,
-        jobs: &mut Vec<Job>,
+        wants: &mut Wants,
     ) -> Option<bool> {
         let expected = *tree.nodes[index].expected.get_or_insert(expected);
-        let answer = self.answer(tree, index, expected, jobs)?;
+        let answer = self.answer(tree, index, expected, wants)?;
         let node = &mut tree.nodes[index];
         if !node.settled {
             node.settled = true;
@@ -495,14 +520,18 @@ impl Split {
     }
 
     /// The answer of node `index` of `tree`, predicted `expected`, from what is proven, a
-    /// quick search or its children; else `None`, with the jobs it wants pushed to `jobs`.
+    /// quick search or its children; else `None`, with the jobs it wants added to `wants`
+    /// (`None` too once the visit is given up: nothing is learnt from a visit cut short).
     fn answer(
         &mut self,
         tree: &mut Tree,
         index: usize,
         expected: bool,
-        jobs: &mut Vec<Job>,
+        wants: &mut Wants,
     ) -> Option<bool> {
+        if wants.given_up {
+            return None;
+        }
         let (key, bound, depth) = {
             let node = &tree.nodes[index];
             (node.key, node.bound, node.depth)
@@ -512,7 +541,11 @@ impl Split {
         }
         if tree.nodes[index].children.is_none() {
             if depth >= self.depth {
-                jobs.push(self.job(&tree.nodes[index].columns, bound));
+                wants.jobs.push(self.job(&tree.nodes[index].columns, bound));
+                return None;
+            }
+            if (wants.stopped)() {
+                wants.given_up = true;
                 return None;
             }
             if let Some(answer) = self.quick_answer(&tree.nodes[index].columns, bound) {
@@ -523,12 +556,14 @@ impl Split {
             self.split(tree, index);
         }
         let children = tree.nodes[index].children.clone().unwrap_or_default();
-        // Yes needs one child answered no; no needs every child answered yes.
-        let mut wanted = Vec::new();
+        // Yes needs one child answered no; no needs every child answered yes. The children's
+        // jobs are wanted only while this node is open.
+        let before = wants.jobs.len();
         let mut open = false;
         for child in children {
-            match self.visit(tree, child, !expected, &mut wanted) {
+            match self.visit(tree, child, !expected, wants) {
                 Some(false) => {
+                    wants.jobs.truncate(before);
                     self.learn(key, true, bound);
                     return Some(true);
                 }
@@ -543,9 +578,9 @@ impl Split {
             }
         }
         if open {
-            jobs.extend(wanted);
             None
         } else {
+            wants.jobs.truncate(before);
             self.learn(key, false, bound);
             Some(false)
         }
@@ -782,15 +817,21 @@ mod tests {
                 .first()
                 .expect("an unsolved split wants a job")
                 .clone();
-            let columns = columns_of(&job.moves, width).unwrap();
-            let position = AnyPosition::from_moves(width, height, &columns).unwrap();
-            let below = Score::new(job.bound.value() - 1);
-            let at_most = with_position!(&position, |p| solver
-                .is_at_most_within(p, below, &Limits::default())
-                .unwrap());
-            split.record(&job, !at_most).unwrap();
+            let at_least = answer(&mut solver, width, height, &job);
+            split.record(&job, at_least).unwrap();
             jobs += 1;
         }
+    }
+
+    /// Whether `job`'s position on `width` x `height` scores at least its bound, by a whole
+    /// search of `solver`.
+    fn answer(solver: &mut Solver, width: u32, height: u32, job: &Job) -> bool {
+        let columns = columns_of(&job.moves, width).unwrap();
+        let position = AnyPosition::from_moves(width, height, &columns).unwrap();
+        let below = Score::new(job.bound.value() - 1);
+        !with_position!(&position, |p| solver
+            .is_at_most_within(p, below, &Limits::default())
+            .unwrap())
     }
 
     fn exact(width: u32, height: u32, root: &[u8]) -> Score {
@@ -825,6 +866,40 @@ mod tests {
                 assert!(jobs > 12, "{jobs}");
             }
         }
+    }
+
+    #[test]
+    fn a_visit_given_up_changes_nothing_the_next_one_finds() {
+        // Each round, visits are given up at their second quick search until one ends (each
+        // does one search more): its jobs are those of a run never interrupted.
+        let mut whole = Split::new(6, 5, vec![], 4, 0).unwrap();
+        let mut cut = Split::new(6, 5, vec![], 4, 0).unwrap();
+        let mut solver = Solver::with_table_bits(18);
+        let mut given_up = 0;
+        for round in 1.. {
+            let cut_wanted = loop {
+                let mut asked = 0;
+                let mut stop = || {
+                    asked += 1;
+                    asked == 2
+                };
+                match cut.wanted_unless(&mut stop) {
+                    Some(jobs) => break jobs,
+                    None => given_up += 1,
+                }
+            };
+            let wanted = whole.wanted();
+            assert_eq!(cut_wanted, wanted, "round {round}");
+            assert_eq!(cut.progress(), whole.progress(), "round {round}");
+            let Some(job) = wanted.first().cloned() else {
+                break;
+            };
+            let at_least = answer(&mut solver, 6, 5, &job);
+            whole.record(&job, at_least).unwrap();
+            cut.record(&job, at_least).unwrap();
+        }
+        assert_eq!(cut.score(), Some(exact(6, 5, &[])));
+        assert!(given_up > 10, "{given_up}");
     }
 
     #[test]
