@@ -22,6 +22,7 @@ Without Ray, ``c4 split plan`` and ``c4 split merge`` run the same solve from pl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import hashlib
 import importlib
@@ -36,7 +37,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from c4._core import Split
 
@@ -376,7 +377,7 @@ def solve(
                 beside = _Beside(lambda: run.until(local, up.is_set, stop_after))
                 try:
                     ray = importlib.import_module("ray")
-                    ray.init(**options)
+                    _init_ray(ray, options)
                     ray_up = time.monotonic() - started
                 finally:
                     up.set()
@@ -392,7 +393,7 @@ def solve(
                           f"{time.monotonic() - started:.1f} s", file=log, flush=True)
             else:
                 ray = importlib.import_module("ray")
-                ray.init(**options)
+                _init_ray(ray, options)
         if split.score is None and (stop_after is None or run.answered < stop_after):
             count = workers or int(ray.cluster_resources().get("CPU", 1))
             # Ray's stubs know no max_concurrency on this form; an actor needs it to take
@@ -417,6 +418,42 @@ def solve(
         return None
     _say_progress(split, 0, 0, started, log)
     return split.score
+
+
+def _init_ray(ray: Any, options: dict[str, Any]) -> None:
+    """Starts Ray, or joins the cluster ``options`` name; SIGINT and SIGTERM left as they were.
+
+    A stopping signal that comes meanwhile takes effect once ``ray.init`` has returned: cut
+    short, Ray's start leaves processes behind (its agents, waiting for ever for a GCS that was
+    stopped). ``ray.init`` makes SIGTERM exit the driver, its core worker printing a stack trace
+    first; that is undone too, so that a caller's own handling of SIGTERM (``main``'s stop, which
+    ends the run cleanly) stands.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        ray.init(**options)  # Signals are the main thread's: nothing to hold.
+        return
+    kinds = (signal.SIGINT, signal.SIGTERM)
+    caller = {kind: signal.getsignal(kind) for kind in kinds}
+    came: list[int] = []
+    for kind, handler in caller.items():
+        # (None: a handler not set from Python, which could not be put back.)
+        if handler is not signal.SIG_IGN and handler is not None:
+            signal.signal(kind, lambda signum, _frame: came.append(signum))
+    # Ray sets its SIGTERM handler through this function of its own, first thing.
+    utils = getattr(getattr(ray, "_private", None), "utils", None)
+    setter = getattr(utils, "set_sigterm_handler", None)
+    if setter is not None:
+        utils.set_sigterm_handler = lambda _handler: None
+    try:
+        ray.init(**options)
+    finally:
+        if setter is not None:
+            utils.set_sigterm_handler = setter
+        for kind, handler in caller.items():
+            if handler is not signal.SIG_IGN and handler is not None:
+                signal.signal(kind, handler)
+    if came:
+        signal.raise_signal(came[0])
 
 
 def _stop_ray(ray: Any) -> None:
@@ -640,6 +677,43 @@ def _board(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
+class _Stopped(BaseException):
+    """A stopping signal, raised on the main thread so that the run ends as after an error:
+    its jobs stopped (their progress saved), its provers closed, the Ray it started stopped.
+    Not an ``Exception``, so that no handler of errors takes it for one."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM raise ``_Stopped`` in the block; a second one ends the process at
+    once. A signal ignored when the block begins (``nohup``, a shell's background job) stays
+    ignored."""
+    stopping = False
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        if stopping:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+        stopping = True
+        raise _Stopped(signum)
+
+    taken = [each for each in (signal.SIGINT, signal.SIGTERM)
+             if signal.getsignal(each) is not signal.SIG_IGN]
+    before = {each: signal.signal(each, stop) for each in taken}
+    try:
+        yield
+    finally:
+        for each, handler in before.items():
+            if handler is not None:
+                signal.signal(each, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m c4.cluster``: the command line of ``solve``."""
     parser = argparse.ArgumentParser(
@@ -673,11 +747,18 @@ def main(argv: list[str] | None = None) -> int:
         depth = 4 if args.depth is None else args.depth
         split = Split(width, height, args.moves, depth, args.expect)
     try:
-        score = solve(folder, split, address=args.address, workers=args.workers, c4=args.c4,
-                      table_mib=args.hash)
+        with _stopped_by_signals():
+            score = solve(folder, split, address=args.address, workers=args.workers,
+                          c4=args.c4, table_mib=args.hash)
     except (ValueError, RuntimeError, ImportError) as error:
         print(f"python -m c4.cluster: {error}", file=sys.stderr)
         return 2
+    except _Stopped as stop:
+        results = folder / RESULTS
+        kept = max(0, len(results.read_text().splitlines()) - 1) if results.exists() else 0
+        print(f"python -m c4.cluster: stopped by {stop.name}; {kept} answers kept in "
+              f"{results}: the same command goes on from them", file=sys.stderr)
+        return 128 + stop.signum
     root = split.root if split is not None else Split.from_header(
         (folder / RESULTS).read_text().splitlines()[0]).root
     print(f"{root} {score}")

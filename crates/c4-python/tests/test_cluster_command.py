@@ -1,0 +1,123 @@
+"""``python -m c4.cluster``: the line it ends with, and its stop on SIGINT or SIGTERM, in a
+splitting of minutes too."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from c4.cluster import Split
+from test_cluster import C4, processes
+
+pytest.importorskip("ray")
+
+# The processes a run starts: Ray's (its agents, which a start cut short leaves waiting for
+# ever), and the provers' c4 (found by the run's folder in their arguments).
+AGENT = b"ray::RuntimeEnvAgent"
+RAY_KINDS = [b"gcs_server", b"raylet", b"monitor.py", b"ray::DashboardAgent", AGENT,
+             b"ray::Prover"]
+
+
+def command(folder: Path, board: str) -> list[str]:
+    return [sys.executable, "-m", "c4.cluster", str(folder), "--board", board,
+            "--workers", "2", "--c4", C4]
+
+
+def answers(folder: Path) -> list[str]:
+    """The answers in the run's results file, in order."""
+    results = folder / "results.txt"
+    return results.read_text().splitlines()[1:] if results.exists() else []
+
+
+def wait_for(condition, what: str, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} after {seconds} s"
+        time.sleep(0.05)
+
+
+def test_the_command_ends_with_the_line_c4_solve_writes(tmp_path):
+    run = subprocess.run(command(tmp_path / "8x4", "8x4"), capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    solved = subprocess.run([C4, "solve", "--board", "8x4", "--no-book"], input="\n",
+                            capture_output=True, text=True, check=True)
+    assert run.stdout == solved.stdout == " -1\n"
+
+
+@pytest.mark.parametrize("kind", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stopping_signal_ends_the_run_cleanly_and_the_same_command_goes_on(tmp_path, kind):
+    folder = tmp_path / "10x4"
+    before = {marker: set(processes(marker)) for marker in RAY_KINDS}
+    kept: list[str] = []
+    # The first run is stopped while Ray starts (its agents started, the driver's own provers at
+    # work), the second once Ray's provers have taken over.
+    for run, ready in enumerate([lambda log: set(processes(AGENT)) - before[AGENT],
+                                 lambda log: "Ray started after" in log.read_text()]):
+        log = tmp_path / f"run-{run}.log"
+        with log.open("w") as errors:
+            driver = subprocess.Popen(command(folder, "10x4"), stdout=subprocess.PIPE,
+                                      stderr=errors, text=True)
+        try:
+            wait_for(lambda: ready(log) or driver.poll() is not None, "answer or Ray")
+            assert driver.poll() is None, log.read_text()
+            driver.send_signal(kind)
+            out, _ = driver.communicate(timeout=60)
+        finally:
+            driver.kill()
+        said = log.read_text()
+        assert driver.returncode == 128 + kind, said
+        assert out == "", "a stopped run has no score"
+        assert "Traceback" not in said and "SIGTERM received" not in said, said
+        stopped = re.search(r"^python -m c4\.cluster: stopped by (\w+); (\d+) answers kept in "
+                            r"(.+): the same command goes on from them$", said, re.MULTILINE)
+        assert stopped is not None, said
+        assert stopped.group(1) == signal.Signals(kind).name
+        assert stopped.group(3) == str(folder / "results.txt")
+        now = answers(folder)
+        assert int(stopped.group(2)) == len(now)
+        # Every answer of the run before is kept, none asked again.
+        assert now[:len(kept)] == kept and len(now) > len(kept)
+        assert len(set(now)) == len(now), "a job was answered twice"
+        kept = now
+        # Nothing of the run is left running, in a moment.
+        def left() -> dict[bytes, set[int]]:
+            found = {marker: set(processes(marker)) - before[marker] for marker in RAY_KINDS}
+            found[b"c4"] = set(processes(str(folder).encode()))
+            return {marker: ids for marker, ids in found.items() if ids}
+        deadline = time.monotonic() + 10
+        while left() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not left(), left()
+
+
+class Stopped(BaseException):
+    pass
+
+
+def test_a_signal_ends_a_splitting_of_minutes_and_the_next_call_goes_on():
+    def stop(_signum, _frame):
+        raise Stopped
+
+    # 13x4's first splitting takes minutes.
+    split = Split(13, 4, "", 12)
+    previous = signal.signal(signal.SIGALRM, stop)
+    try:
+        progress = []
+        for _ in range(2):
+            signal.setitimer(signal.ITIMER_REAL, 0.5)
+            with pytest.raises(Stopped):
+                split.wanted()
+            progress.append(split.progress())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    # (lower, upper, questions, answered, settled quickly, re-expanded): the second call went
+    # on from the first's quick searches.
+    assert progress[0][4] > 0 and progress[1][4] > progress[0][4], progress
