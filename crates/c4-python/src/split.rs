@@ -11,8 +11,8 @@ use pyo3::prelude::*;
 use crate::args::{argument_error, Int};
 use crate::value_error;
 
-/// How often a long splitting runs the signal handlers that are due.
-const SIGNAL_CHECKS: Duration = Duration::from_millis(100);
+/// How often a long splitting asks whether to stop, and runs the signal handlers that are due.
+const CHECKS: Duration = Duration::from_millis(100);
 
 /// A solve of one position split into jobs: hand in each job's answer line, ask which jobs are
 /// wanted, until the score is known.
@@ -68,29 +68,47 @@ impl Split {
         self.split.record_line(line).map_err(value_error)
     }
 
-    /// The jobs wanted now, the most needed first, as (moves, bound) pairs. Splitting a large
-    /// board's trees takes minutes: the driver's other threads (Ray starting) go on meanwhile,
-    /// and a signal's handler (Ctrl-C) runs, its exception ending the call.
-    fn wanted(&mut self, py: Python<'_>) -> PyResult<Vec<(String, i8)>> {
+    /// The jobs wanted now, the most needed first, as (moves, bound) pairs; None if
+    /// `stopped()` said so first. Splitting a large board's trees takes minutes: the driver's
+    /// other threads (Ray starting) go on meanwhile, and a few times a second the splitting
+    /// asks `stopped` and runs the signal handlers that are due (on the main thread), an
+    /// exception of either ending the call. A splitting given up goes on where it stood at the
+    /// next call.
+    #[pyo3(signature = (stopped = None))]
+    fn wanted(
+        &mut self,
+        py: Python<'_>,
+        stopped: Option<Py<PyAny>>,
+    ) -> PyResult<Option<Vec<(String, i8)>>> {
         let mut last_check = Instant::now();
         let mut raised = None;
         let jobs = py.detach(|| {
             self.split.wanted_unless(&mut || {
                 // The GIL is taken a few times a second at most: it may be held for a while.
-                if last_check.elapsed() < SIGNAL_CHECKS {
+                if last_check.elapsed() < CHECKS {
                     return false;
                 }
                 last_check = Instant::now();
-                raised = Python::attach(|py| py.check_signals()).err();
-                raised.is_some()
+                let asked = Python::attach(|py| {
+                    py.check_signals()?;
+                    match &stopped {
+                        Some(stopped) => stopped.bind(py).call0()?.is_truthy(),
+                        None => Ok(false),
+                    }
+                });
+                asked.unwrap_or_else(|error| {
+                    raised = Some(error);
+                    true
+                })
             })
         });
         match (jobs, raised) {
-            (Some(jobs), None) => Ok(jobs
-                .into_iter()
-                .map(|job| (job.moves, job.bound.value()))
-                .collect()),
-            (_, error) => Err(error.expect("a splitting is given up for a handler's error only")),
+            (_, Some(error)) => Err(error),
+            (jobs, None) => Ok(jobs.map(|jobs| {
+                jobs.into_iter()
+                    .map(|job| (job.moves, job.bound.value()))
+                    .collect()
+            })),
         }
     }
 

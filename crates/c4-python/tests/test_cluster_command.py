@@ -1,5 +1,4 @@
-"""``python -m c4.cluster``: the line it ends with, and its stop on SIGINT or SIGTERM, in a
-splitting of minutes too."""
+"""``python -m c4.cluster``: the line it ends with, and its stop on SIGINT or SIGTERM."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from c4.cluster import Split
 from test_cluster import C4, processes
 
 pytest.importorskip("ray")
@@ -72,7 +70,8 @@ def test_a_stopping_signal_ends_the_run_cleanly_and_the_same_command_goes_on(tmp
         finally:
             driver.kill()
         said = log.read_text()
-        assert driver.returncode == 128 + kind, said
+        # Ended by the signal, as a shell running it in a script expects.
+        assert driver.returncode == -kind, said
         assert out == "", "a stopped run has no score"
         assert "Traceback" not in said and "SIGTERM received" not in said, said
         stopped = re.search(r"^python -m c4\.cluster: stopped by (\w+); (\d+) answers kept in "
@@ -91,33 +90,8 @@ def test_a_stopping_signal_ends_the_run_cleanly_and_the_same_command_goes_on(tmp
             found = {marker: set(processes(marker)) - before[marker] for marker in RAY_KINDS}
             found[b"c4"] = set(processes(str(folder).encode()))
             return {marker: ids for marker, ids in found.items() if ids}
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while left() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not left(), left()
 
-
-class Stopped(BaseException):
-    pass
-
-
-def test_a_signal_ends_a_splitting_of_minutes_and_the_next_call_goes_on():
-    def stop(_signum, _frame):
-        raise Stopped
-
-    # 13x4's first splitting takes minutes.
-    split = Split(13, 4, "", 12)
-    previous = signal.signal(signal.SIGALRM, stop)
-    try:
-        progress = []
-        for _ in range(2):
-            signal.setitimer(signal.ITIMER_REAL, 0.5)
-            with pytest.raises(Stopped):
-                split.wanted()
-            progress.append(split.progress())
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-    # (lower, upper, questions, answered, settled quickly, re-expanded): the second call went
-    # on from the first's quick searches.
-    assert progress[0][4] > 0 and progress[1][4] > progress[0][4], progress

@@ -423,37 +423,61 @@ def solve(
 def _init_ray(ray: Any, options: dict[str, Any]) -> None:
     """Starts Ray, or joins the cluster ``options`` name; SIGINT and SIGTERM left as they were.
 
-    A stopping signal that comes meanwhile takes effect once ``ray.init`` has returned: cut
-    short, Ray's start leaves processes behind (its agents, waiting for ever for a GCS that was
-    stopped). ``ray.init`` makes SIGTERM exit the driver, its core worker printing a stack trace
-    first; that is undone too, so that a caller's own handling of SIGTERM (``main``'s stop, which
-    ends the run cleanly) stands.
+    ``ray.init`` makes SIGTERM exit the driver, its core worker printing a stack trace first;
+    that is undone, so that a caller's own handling of SIGTERM (``main``'s stop, which ends the
+    run cleanly) stands. While a Ray of this machine starts, a stopping signal takes effect once
+    ``ray.init`` has returned (cut short, Ray's start leaves its agents running, waiting for ever
+    for a GCS that was stopped), and a second one ends the process at once.
     """
-    if threading.current_thread() is not threading.main_thread():
-        ray.init(**options)  # Signals are the main thread's: nothing to hold.
-        return
-    kinds = (signal.SIGINT, signal.SIGTERM)
-    caller = {kind: signal.getsignal(kind) for kind in kinds}
+    caller: dict[int, Any] = {kind: signal.getsignal(kind) for kind in (signal.SIGINT, signal.SIGTERM)}
+    # Only handlers set from Python can be put back (None: one that was not), and only the main
+    # thread sets them.
+    replaced = {kind: handler for kind, handler in caller.items()
+                if handler is not signal.SIG_IGN and handler is not None
+                and threading.current_thread() is threading.main_thread()}
+    holding = options.get("address") == "local"
     came: list[int] = []
-    for kind, handler in caller.items():
-        # (None: a handler not set from Python, which could not be put back.)
-        if handler is not signal.SIG_IGN and handler is not None:
-            signal.signal(kind, lambda signum, _frame: came.append(signum))
+
+    def held(signum: int, frame: Any) -> None:
+        if not holding:
+            # Joining a cluster, or Ray up and the caller's handler being put back.
+            _pass_on(caller[signum], signum, frame)
+        elif came:
+            _die_by(signum)
+        else:
+            came.append(signum)
+
+    for kind in replaced:
+        signal.signal(kind, held)
     # Ray sets its SIGTERM handler through this function of its own, first thing.
-    utils = getattr(getattr(ray, "_private", None), "utils", None)
+    utils: Any = getattr(getattr(ray, "_private", None), "utils", None)
     setter = getattr(utils, "set_sigterm_handler", None)
-    if setter is not None:
+    if setter is not None and replaced:
         utils.set_sigterm_handler = lambda _handler: None
     try:
         ray.init(**options)
     finally:
-        if setter is not None:
+        holding = False
+        if setter is not None and replaced:
             utils.set_sigterm_handler = setter
-        for kind, handler in caller.items():
-            if handler is not signal.SIG_IGN and handler is not None:
-                signal.signal(kind, handler)
+        for kind, handler in replaced.items():
+            signal.signal(kind, handler)
     if came:
         signal.raise_signal(came[0])
+
+
+def _pass_on(handler: Any, signum: int, frame: Any) -> None:
+    """Does what ``handler``, a handler ``signal.getsignal`` gave, does on ``signum``."""
+    if callable(handler):
+        handler(signum, frame)
+    elif handler is signal.SIG_DFL:
+        _die_by(signum)
+
+
+def _die_by(signum: int) -> None:
+    """Ends this process by ``signum``, as if no handler had been set for it."""
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 def _stop_ray(ray: Any) -> None:
@@ -593,8 +617,9 @@ class _Run:
             while split.score is None and not (done is not None and done()):
                 if stop_after is not None and self.answered >= stop_after:
                     return
-                wanted = split.wanted()
-                if split.score is not None:
+                # (None: ``done()`` said so during a long splitting.)
+                wanted = split.wanted(done)
+                if wanted is None or split.score is not None:
                     return
                 wanted_set = set(wanted)
                 # Jobs no longer needed (a sibling settled their node) are stopped; asked again
@@ -691,27 +716,41 @@ class _Stopped(BaseException):
 @contextlib.contextmanager
 def _stopped_by_signals() -> Iterator[None]:
     """SIGINT and SIGTERM raise ``_Stopped`` in the block; a second one ends the process at
-    once. A signal ignored when the block begins (``nohup``, a shell's background job) stays
-    ignored."""
+    once. A signal ignored when the block begins (a shell's background job ignores SIGINT)
+    stays ignored."""
     stopping = False
 
     def stop(signum: int, _frame: Any) -> None:
         nonlocal stopping
         if stopping:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
+            _die_by(signum)
+            return
         stopping = True
         raise _Stopped(signum)
 
-    taken = [each for each in (signal.SIGINT, signal.SIGTERM)
-             if signal.getsignal(each) is not signal.SIG_IGN]
-    before = {each: signal.signal(each, stop) for each in taken}
+    # Only handlers set from Python can be put back (None: one that was not).
+    taken = [kind for kind in (signal.SIGINT, signal.SIGTERM)
+             if signal.getsignal(kind) not in (signal.SIG_IGN, None)]
+    before = {kind: signal.signal(kind, stop) for kind in taken}
     try:
         yield
     finally:
-        for each, handler in before.items():
-            if handler is not None:
-                signal.signal(each, handler)
+        # SIGINT's last: until then, a Ctrl-C still stops the run rather than raising
+        # KeyboardInterrupt.
+        for kind in reversed(taken):
+            signal.signal(kind, before[kind])
+
+
+def _kept(folder: Path) -> str:
+    """What a stopped run of ``folder`` keeps, as its last line says it."""
+    results = folder / RESULTS
+    try:
+        answers = len(results.read_text().splitlines()) - 1
+    except FileNotFoundError:
+        return "before it began: the same command starts it"
+    except OSError as error:
+        return f"its answers are in {results}, not readable now ({error.strerror})"
+    return f"{answers} answers kept in {results}: the same command goes on from them"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -754,10 +793,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m c4.cluster: {error}", file=sys.stderr)
         return 2
     except _Stopped as stop:
-        results = folder / RESULTS
-        kept = max(0, len(results.read_text().splitlines()) - 1) if results.exists() else 0
-        print(f"python -m c4.cluster: stopped by {stop.name}; {kept} answers kept in "
-              f"{results}: the same command goes on from them", file=sys.stderr)
+        print(f"python -m c4.cluster: stopped by {stop.name}; {_kept(folder)}", file=sys.stderr)
         return 128 + stop.signum
     root = split.root if split is not None else Split.from_header(
         (folder / RESULTS).read_text().splitlines()[0]).root
@@ -765,7 +801,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _command() -> int:
+    """``main`` as this process's command: stopped by a signal, the process ends by that
+    signal, so that a script running it stops too."""
+    status = main()
+    if status > 128:
+        _die_by(status - 128)
+    return status
+
+
 if __name__ == "__main__":
     # Run as c4.cluster, not __main__, so that Ray's workers import the provers' class from the
     # package instead of receiving this module's copy by value.
-    sys.exit(importlib.import_module("c4.cluster").main())
+    sys.exit(importlib.import_module("c4.cluster")._command())
