@@ -6,6 +6,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use c4_core::{Score, Split as EngineSplit, SplitSettings};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::args::{argument_error, Int};
@@ -73,13 +74,20 @@ impl Split {
     /// other threads (Ray starting) go on meanwhile, and a few times a second the splitting
     /// asks `stopped` and runs the signal handlers that are due (on the main thread), an
     /// exception of either ending the call. A splitting given up goes on where it stood at the
-    /// next call.
+    /// next call. (`stopped` may not use this split: it is in use.)
     #[pyo3(signature = (stopped = None))]
     fn wanted(
         &mut self,
         py: Python<'_>,
         stopped: Option<Py<PyAny>>,
     ) -> PyResult<Option<Vec<(String, i8)>>> {
+        if let Some(stopped) = &stopped {
+            if !stopped.bind(py).is_callable() {
+                return Err(PyTypeError::new_err(
+                    "stopped must be a function of no arguments that says whether to stop",
+                ));
+            }
+        }
         let mut last_check = Instant::now();
         let mut raised = None;
         let jobs = py.detach(|| {

@@ -499,8 +499,9 @@ impl Split {
     }
 
     /// Visits node `index` of `tree`, predicted `expected`: its answer if known, else `None`
-    /// with the jobs it wants added to `wants`. An answer found against the prediction counts
-    /// as a re-expansion, once.
+    /// with the jobs it wants added to `wants` (`None` too once the visit is given up: nothing
+    /// is learnt from a visit cut short). An answer found against the prediction counts as a
+    /// re-expansion, once.
     fn visit(
         &mut self,
         tree: &mut Tree,
@@ -508,6 +509,9 @@ impl Split {
         expected: bool,
         wants: &mut Wants,
     ) -> Option<bool> {
+        if wants.given_up {
+            return None;
+        }
         let expected = *tree.nodes[index].expected.get_or_insert(expected);
         let answer = self.answer(tree, index, expected, wants)?;
         let node = &mut tree.nodes[index];
@@ -525,8 +529,7 @@ impl Split {
     }
 
     /// The answer of node `index` of `tree`, predicted `expected`, from what is proven, a
-    /// quick search or its children; else `None`, with the jobs it wants added to `wants`
-    /// (`None` too once the visit is given up: nothing is learnt from a visit cut short).
+    /// quick search or its children; else `None`, with the jobs it wants added to `wants`.
     fn answer(
         &mut self,
         tree: &mut Tree,
@@ -534,9 +537,6 @@ impl Split {
         expected: bool,
         wants: &mut Wants,
     ) -> Option<bool> {
-        if wants.given_up {
-            return None;
-        }
         let (key, bound, depth) = {
             let node = &tree.nodes[index];
             (node.key, node.bound, node.depth)

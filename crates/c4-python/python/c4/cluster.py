@@ -335,7 +335,9 @@ def solve(
     answers at most that many jobs and returns None if the score is not known by then. A line
     of progress goes to ``log`` every ``every`` seconds. When Ray is not running yet, it is
     started here (on this thread) and stopped at the end; on this machine, the driver's own
-    provers answer jobs while it starts.
+    provers answer jobs while it starts. While it starts, SIGINT and SIGTERM are held (Ray's
+    start cut short leaves processes behind) and raised once it is up; a second one ends the
+    process at once.
     """
     # Ray is imported (about 0.4 s) once the driver's own provers are at work; whether it is
     # there is known at once.
@@ -385,8 +387,8 @@ def solve(
                         beside.join()
                     finally:
                         local.close()
-                # The driver's provers hand over between two jobs, and between two splittings
-                # of the trees, which take minutes on a large board.
+                # The driver's provers hand over between two jobs, or during a splitting of
+                # the trees (minutes on a large board), which goes on on this thread.
                 if log is not None:
                     print(f"c4.cluster: Ray started after {ray_up:.1f} s; {run.answered} jobs "
                           f"answered before its provers took over, after "
@@ -429,39 +431,44 @@ def _init_ray(ray: Any, options: dict[str, Any]) -> None:
     ``ray.init`` has returned (cut short, Ray's start leaves its agents running, waiting for ever
     for a GCS that was stopped), and a second one ends the process at once.
     """
-    caller: dict[int, Any] = {kind: signal.getsignal(kind) for kind in (signal.SIGINT, signal.SIGTERM)}
-    # Only handlers set from Python can be put back (None: one that was not), and only the main
-    # thread sets them.
-    replaced = {kind: handler for kind, handler in caller.items()
-                if handler is not signal.SIG_IGN and handler is not None
-                and threading.current_thread() is threading.main_thread()}
-    holding = options.get("address") == "local"
+    # Signals are the main thread's: only there are handlers set, by Ray or here.
+    if threading.current_thread() is not threading.main_thread():
+        ray.init(**options)
+        return
+    caller: dict[int, Any] = {kind: signal.getsignal(kind)
+                              for kind in (signal.SIGINT, signal.SIGTERM)}
+    # Only handlers set from Python can be put back (None: one that was not).
+    held_kinds = [kind for kind, handler in caller.items()
+                  if handler is not signal.SIG_IGN and handler is not None
+                  and options.get("address") == "local"]
+    holding = True
     came: list[int] = []
 
     def held(signum: int, frame: Any) -> None:
         if not holding:
-            # Joining a cluster, or Ray up and the caller's handler being put back.
+            # Ray is up, and this kind's handler not yet put back.
             _pass_on(caller[signum], signum, frame)
         elif came:
             _die_by(signum)
         else:
             came.append(signum)
 
-    for kind in replaced:
+    for kind in held_kinds:
         signal.signal(kind, held)
     # Ray sets its SIGTERM handler through this function of its own, first thing.
     utils: Any = getattr(getattr(ray, "_private", None), "utils", None)
     setter = getattr(utils, "set_sigterm_handler", None)
-    if setter is not None and replaced:
+    if setter is not None:
         utils.set_sigterm_handler = lambda _handler: None
     try:
         ray.init(**options)
     finally:
-        holding = False
-        if setter is not None and replaced:
+        # Ray's own first: a signal now is still held (and raised below).
+        if setter is not None:
             utils.set_sigterm_handler = setter
-        for kind, handler in replaced.items():
-            signal.signal(kind, handler)
+        holding = False
+        for kind in held_kinds:
+            signal.signal(kind, caller[kind])
     if came:
         signal.raise_signal(came[0])
 
@@ -516,7 +523,17 @@ class _Beside(threading.Thread):
             self.error = error
 
     def join(self, timeout: float | None = None) -> None:
-        super().join(timeout)
+        """Waits for the work to end, then raises what it raised. A signal's exception that
+        comes meanwhile is raised once the work has ended: it may be keeping answers."""
+        interrupted: BaseException | None = None
+        while True:
+            try:
+                super().join(timeout)
+                break
+            except BaseException as error:  # raised once the work has ended
+                interrupted = interrupted or error
+        if interrupted is not None:
+            raise interrupted
         if self.error is not None:
             raise self.error
 
@@ -744,13 +761,16 @@ def _stopped_by_signals() -> Iterator[None]:
 def _kept(folder: Path) -> str:
     """What a stopped run of ``folder`` keeps, as its last line says it."""
     results = folder / RESULTS
+    begun = "before it began: the same command starts it"
     try:
-        answers = len(results.read_text().splitlines()) - 1
+        lines = results.read_text().splitlines()
     except FileNotFoundError:
-        return "before it began: the same command starts it"
+        return begun
     except OSError as error:
         return f"its answers are in {results}, not readable now ({error.strerror})"
-    return f"{answers} answers kept in {results}: the same command goes on from them"
+    if not lines:
+        return begun  # (The file made, its first line not yet written.)
+    return f"{len(lines) - 1} answers kept in {results}: the same command goes on from them"
 
 
 def main(argv: list[str] | None = None) -> int:
