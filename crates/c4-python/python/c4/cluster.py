@@ -22,7 +22,6 @@ Without Ray, ``c4 split plan`` and ``c4 split merge`` run the same solve from pl
 from __future__ import annotations
 
 import argparse
-import contextlib
 import ctypes
 import hashlib
 import importlib
@@ -37,7 +36,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, TextIO
 
 from c4._core import Split
 
@@ -719,43 +718,42 @@ def _board(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-class _Stopped(BaseException):
+class _Stopped(KeyboardInterrupt):
     """A stopping signal, raised on the main thread so that the run ends as after an error:
     its jobs stopped (their progress saved), its provers closed, the Ray it started stopped.
-    Not an ``Exception``, so that no handler of errors takes it for one."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-        self.name = signal.Signals(signum).name
+    A ``KeyboardInterrupt``, the one exception Ray's waits pass on as it is (any other comes
+    out of them as a ``SystemError``), and not an ``Exception``, which error handlers take."""
 
 
-@contextlib.contextmanager
-def _stopped_by_signals() -> Iterator[None]:
-    """SIGINT and SIGTERM raise ``_Stopped`` in the block; a second one ends the process at
-    once. A signal ignored when the block begins (a shell's background job ignores SIGINT)
+class _StopOnSignals:
+    """SIGINT and SIGTERM raise ``_Stopped`` in the block, the first one's number kept in
+    ``signum`` (whatever exception then comes out of the block); a second one ends the process
+    at once. A signal ignored when the block begins (a shell's background job ignores SIGINT)
     stays ignored."""
-    stopping = False
 
-    def stop(signum: int, _frame: Any) -> None:
-        nonlocal stopping
-        if stopping:
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.before: dict[int, Any] = {}
+
+    def stop(self, signum: int, _frame: Any) -> None:
+        if self.signum is not None:
             _die_by(signum)
             return
-        stopping = True
-        raise _Stopped(signum)
+        self.signum = signum
+        raise _Stopped
 
-    # Only handlers set from Python can be put back (None: one that was not).
-    taken = [kind for kind in (signal.SIGINT, signal.SIGTERM)
-             if signal.getsignal(kind) not in (signal.SIG_IGN, None)]
-    before = {kind: signal.signal(kind, stop) for kind in taken}
-    try:
-        yield
-    finally:
+    def __enter__(self) -> _StopOnSignals:
+        # Only handlers set from Python can be put back (None: one that was not).
+        for kind in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(kind) not in (signal.SIG_IGN, None):
+                self.before[kind] = signal.signal(kind, self.stop)
+        return self
+
+    def __exit__(self, *_exception: object) -> None:
         # SIGINT's last: until then, a Ctrl-C still stops the run rather than raising
         # KeyboardInterrupt.
-        for kind in reversed(taken):
-            signal.signal(kind, before[kind])
+        for kind in sorted(self.before, reverse=True):
+            signal.signal(kind, self.before[kind])
 
 
 def _kept(folder: Path) -> str:
@@ -805,16 +803,20 @@ def main(argv: list[str] | None = None) -> int:
         width, height = args.board or (7, 6)
         depth = 4 if args.depth is None else args.depth
         split = Split(width, height, args.moves, depth, args.expect)
+    stops = _StopOnSignals()
     try:
-        with _stopped_by_signals():
+        with stops:
             score = solve(folder, split, address=args.address, workers=args.workers,
                           c4=args.c4, table_mib=args.hash)
-    except (ValueError, RuntimeError, ImportError) as error:
-        print(f"python -m c4.cluster: {error}", file=sys.stderr)
-        return 2
-    except _Stopped as stop:
-        print(f"python -m c4.cluster: stopped by {stop.name}; {_kept(folder)}", file=sys.stderr)
-        return 128 + stop.signum
+    except BaseException as error:
+        if stops.signum is not None:
+            name = signal.Signals(stops.signum).name
+            print(f"python -m c4.cluster: stopped by {name}; {_kept(folder)}", file=sys.stderr)
+            return 128 + stops.signum
+        if isinstance(error, (ValueError, RuntimeError, ImportError)):
+            print(f"python -m c4.cluster: {error}", file=sys.stderr)
+            return 2
+        raise
     root = split.root if split is not None else Split.from_header(
         (folder / RESULTS).read_text().splitlines()[0]).root
     print(f"{root} {score}")
