@@ -96,8 +96,10 @@ def test_a_stopping_signal_ends_the_run_cleanly_and_the_same_command_goes_on(tmp
     before = {marker: set(processes(marker)) for marker in RAY_KINDS}
     kept: list[str] = []
     # The first run is stopped while Ray starts (its agents started, the driver's own provers at
-    # work), the second once Ray's provers have taken over.
+    # work), the second as the driver joins it (its core worker set up: in Ray's own handling,
+    # SIGTERM prints a stack trace there), the third once Ray's provers have taken over.
     for run, ready in enumerate([lambda log: set(processes(AGENT)) - before[AGENT],
+                                 lambda log: "Started a local Ray instance" in log.read_text(),
                                  lambda log: "Ray started after" in log.read_text()]):
         now = stopped_run(folder, [], kind, ready, tmp_path / f"run-{run}.log", before)
         # Every answer of the run before is kept, none asked again.

@@ -22,6 +22,7 @@ Without Ray, ``c4 split plan`` and ``c4 split merge`` run the same solve from pl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import hashlib
 import importlib
@@ -36,7 +37,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from c4._core import Split
 
@@ -424,22 +425,31 @@ def solve(
 def _init_ray(ray: Any, options: dict[str, Any]) -> None:
     """Starts Ray, or joins the cluster ``options`` name; SIGINT and SIGTERM left as they were.
 
-    ``ray.init`` makes SIGTERM exit the driver, its core worker printing a stack trace first;
-    that is undone, so that a caller's own handling of SIGTERM (``main``'s stop, which ends the
-    run cleanly) stands. While a Ray of this machine starts, a stopping signal takes effect once
-    ``ray.init`` has returned (cut short, Ray's start leaves its agents running, waiting for ever
-    for a GCS that was stopped), and a second one ends the process at once.
+    ``ray.init`` makes SIGTERM exit the driver, and its core worker sets a handler of its own
+    that prints a stack trace before passing the signal on; neither is set here, so that a
+    caller's own handling of SIGTERM (``main``'s stop, which ends the run cleanly) stands, and
+    says nothing more. (A crash of the driver's core worker is still reported, by the Python
+    trace ``ray.init`` turns on, without the C++ one.) While a Ray of this machine starts, a
+    stopping signal takes effect once ``ray.init`` has returned (cut short, Ray's start leaves
+    its agents running, waiting for ever for a GCS that was stopped), and a second one ends the
+    process at once.
     """
-    # Signals are the main thread's: only there are handlers set, by Ray or here.
-    if threading.current_thread() is not threading.main_thread():
-        ray.init(**options)
-        return
+    with _without_rays_signal_handlers(ray):
+        # Signals are the main thread's: only there are handlers set, by Ray or here.
+        if (threading.current_thread() is not threading.main_thread()
+                or options.get("address") != "local"):
+            ray.init(**options)
+            return
+        _init_local_ray(ray, options)
+
+
+def _init_local_ray(ray: Any, options: dict[str, Any]) -> None:
+    """Starts a Ray of this machine, a stopping signal held until it is up."""
     caller: dict[int, Any] = {kind: signal.getsignal(kind)
                               for kind in (signal.SIGINT, signal.SIGTERM)}
     # Only handlers set from Python can be put back (None: one that was not).
     held_kinds = [kind for kind, handler in caller.items()
-                  if handler is not signal.SIG_IGN and handler is not None
-                  and options.get("address") == "local"]
+                  if handler is not signal.SIG_IGN and handler is not None]
     holding = True
     came: list[int] = []
 
@@ -454,22 +464,40 @@ def _init_ray(ray: Any, options: dict[str, Any]) -> None:
 
     for kind in held_kinds:
         signal.signal(kind, held)
-    # Ray sets its SIGTERM handler through this function of its own, first thing.
-    utils: Any = getattr(getattr(ray, "_private", None), "utils", None)
-    setter = getattr(utils, "set_sigterm_handler", None)
-    if setter is not None:
-        utils.set_sigterm_handler = lambda _handler: None
     try:
         ray.init(**options)
     finally:
-        # Ray's own first: a signal now is still held (and raised below).
-        if setter is not None:
-            utils.set_sigterm_handler = setter
         holding = False
         for kind in held_kinds:
             signal.signal(kind, caller[kind])
     if came:
         signal.raise_signal(came[0])
+
+
+@contextlib.contextmanager
+def _without_rays_signal_handlers(ray: Any) -> Iterator[None]:
+    """While ``ray.init`` runs in it, Ray sets no handler of SIGTERM in this process.
+
+    Both are Ray's internals, looked up and left alone if missing: the function its ``init``
+    sets SIGTERM's Python handler with, and the setting its core worker reads when made
+    (workers, other processes, read their own from the environment).
+    """
+    private: Any = getattr(ray, "_private", None)
+    utils: Any = getattr(private, "utils", None)
+    constants: Any = getattr(private, "ray_constants", None)
+    setter = getattr(utils, "set_sigterm_handler", None)
+    if setter is not None:
+        utils.set_sigterm_handler = lambda _handler: None
+    failure_handler_off = getattr(constants, "RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)
+    if failure_handler_off is not None:
+        constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = True
+    try:
+        yield
+    finally:
+        if setter is not None:
+            utils.set_sigterm_handler = setter
+        if failure_handler_off is not None:
+            constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = failure_handler_off
 
 
 def _pass_on(handler: Any, signum: int, frame: Any) -> None:
