@@ -79,7 +79,7 @@ pub use solver::book::{
 };
 pub use solver::{
     analyze_many, AnyPosition, Bitboard, FailedPrediction, Job, Limits, Position, ProbeProgress,
-    Score, Solver, SolverError, Split, SplitError, SplitSettings, TableSize, Verdict,
+    QuickSearch, Score, Solver, SolverError, Split, SplitError, SplitSettings, TableSize, Verdict,
 };
 
 // Choosing moves: levels, look-ahead, the perfect player and what it says of a score.

@@ -69,6 +69,21 @@ impl Split {
         self.split.record_line(line).map_err(value_error)
     }
 
+    /// Hands in a quick search's outcome from an earlier run of this solve, as
+    /// `take_quick_searches` gives it: `MOVES >=B`, `MOVES <B`, or `MOVES ?B` (none found: the
+    /// node is split without searching).
+    fn record_quick_line(&mut self, line: &str) -> PyResult<()> {
+        self.split.record_quick_line(line).map_err(value_error)
+    }
+
+    /// The quick searches of the splitting made since the last call, as lines for a later run
+    /// (`record_quick_line`): what splitting a large board's trees costs. Kept from the first
+    /// call on.
+    fn take_quick_searches(&mut self) -> Vec<String> {
+        let searches = self.split.take_quick_searches();
+        searches.iter().map(|search| search.line()).collect()
+    }
+
     /// The jobs wanted now, the most needed first, as (moves, bound) pairs; None if
     /// `stopped()` said so first. Splitting a large board's trees takes minutes: the driver's
     /// other threads (Ray starting) go on meanwhile, and a few times a second the splitting

@@ -17,6 +17,7 @@ from typing import Callable
 import pytest
 
 from c4.cluster import Prover, Split, _shared_tables, solve
+from test_split import question
 
 ray = pytest.importorskip("ray")
 
@@ -109,12 +110,26 @@ def test_a_stopped_run_goes_on_without_running_a_finished_job_again(tmp_path, lo
     assert first is None
     before = (folder / "results.txt").read_text().splitlines()
     assert len(before) >= 1 + 4
+    # The splitting's quick searches are kept too: given them, the trees are split again
+    # without making them (only those the answers since call for).
+    searched = (folder / "quick.txt").read_text().splitlines()
+    assert searched[0] == before[0] and len(searched) > 10
+    again = Split.from_header(before[0])
+    for line in before[1:]:
+        again.record_line(line)
+    for line in searched[1:]:
+        again.record_quick_line(line)
+    again.take_quick_searches()
+    again.wanted()
+    made = {question(line) for line in again.take_quick_searches()}
+    assert not made & {question(line) for line in searched[1:]}
     score = solve(folder, workers=2, c4=C4, log=None)
     after = (folder / "results.txt").read_text().splitlines()
     assert score == exact(6, 5, "")
     assert after[: len(before)] == before
     answers = after[1:]
     assert len(answers) == len(set(answers)), "a job was answered twice"
+    assert (folder / "quick.txt").read_text().splitlines()[: len(searched)] == searched
 
 
 # The arguments of a split solve's jobs on 8x5, where 'MOVES 2' asks for about 10 s of search

@@ -1,13 +1,14 @@
 """c4.cluster.Split on its own: a splitting of minutes ended by a signal's handler, or when
-asked, and going on at the next call."""
+asked, and going on at the next call; its quick searches handed to a later run."""
 
 from __future__ import annotations
 
+import io
 import signal
 
 import pytest
 
-from c4.cluster import Split
+from c4.cluster import QUICK, Split, _open_quick
 
 
 class Stopped(BaseException):
@@ -55,3 +56,66 @@ def test_a_splitting_asked_to_stop_says_none_and_the_next_call_goes_on():
         assert len(asked) == 3
         settled.append(settled_quickly(split))
     assert settled[-1] > 0, settled
+
+
+def splitting_searches(split: Split) -> list[str]:
+    """The quick searches of ``split``'s next splitting, kept from before it on."""
+    split.take_quick_searches()
+    split.wanted()
+    return split.take_quick_searches()
+
+
+def question(line: str) -> tuple[str, str]:
+    """A quick search's position and bound, whatever its answer."""
+    moves, answer = line.rsplit(" ", 1)
+    return moves, answer.lstrip(">=<?")
+
+
+def test_a_split_given_the_quick_searches_of_another_splits_without_them():
+    searched = splitting_searches(Split(6, 5, "", 4))
+    assert any(" ?" in line for line in searched) and any(">=" in line or "<" in line
+                                                         for line in searched)
+    again = Split(6, 5, "", 4)
+    for line in searched:
+        again.record_quick_line(line)
+    assert splitting_searches(again) == []
+    assert again.wanted() == Split(6, 5, "", 4).wanted()
+    with pytest.raises(ValueError, match="'44 =1' is not a quick search's outcome"):
+        again.record_quick_line("44 =1")
+    with pytest.raises(ValueError, match="is not a result"):
+        again.record_line("44 ?1")
+
+
+def test_a_quick_searches_file_is_read_up_to_its_first_unreadable_line(tmp_path):
+    path = tmp_path / QUICK
+    searched = splitting_searches(Split(6, 5, "", 4))
+    header = Split(6, 5, "", 4).header() + "\n"
+    good = "".join(line + "\n" for line in searched[:5])
+    for bad in ["4x4 >=1\n" + searched[5] + "\n", searched[5][:3], "\xff\n"]:
+        path.write_bytes((header + good).encode() + bad.encode("latin-1"))
+        log = io.StringIO()
+        split = Split(6, 5, "", 4)
+        with _open_quick(path, split, log) as quick:
+            quick.write("next\n")
+        assert f"{path}, line 7: " in log.getvalue(), log.getvalue()
+        assert "the quick searches from there on are made again" in log.getvalue()
+        # The readable lines handed in and kept, the next written after them.
+        assert path.read_text() == header + good + "next\n"
+        # Those searches are not made again, the others are.
+        again = {question(line) for line in splitting_searches(split)}
+        assert again and not again & {question(line) for line in searched[:5]}
+
+
+def test_a_quick_searches_file_of_another_solve_is_replaced(tmp_path):
+    path = tmp_path / QUICK
+    path.write_text(Split(7, 4, "", 4).header() + "\n44 ?1\n")
+    log = io.StringIO()
+    split = Split(6, 5, "", 4)
+    _open_quick(path, split, log).close()
+    assert log.getvalue() == f"c4.cluster: {path} holds another solve's quick searches: replaced\n"
+    assert path.read_text() == split.header() + "\n"
+    # None there: a file with the header alone, nothing said.
+    path.unlink()
+    log = io.StringIO()
+    _open_quick(path, Split(6, 5, "", 4), log).close()
+    assert log.getvalue() == "" and path.read_text() == split.header() + "\n"

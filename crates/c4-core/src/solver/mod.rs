@@ -43,6 +43,6 @@ pub(crate) use pool::Pool;
 pub use position::Position;
 pub use proven::ProbeProgress;
 pub use score::{Score, Verdict};
-pub use split::{FailedPrediction, Job, Split, SplitError, SplitSettings};
+pub use split::{FailedPrediction, Job, QuickSearch, Split, SplitError, SplitSettings};
 pub use state::Solver;
 pub use table_size::TableSize;

@@ -15,8 +15,12 @@
 //! Every answer is a proven bound on a position's score, kept by position (a position and its
 //! mirror image share one) and whatever the question that produced it, so a later question on
 //! the same position, in this run or another on the same board, is answered from it.
+//!
+//! The quick searches are what splitting a large board's trees costs (minutes on 13x4): their
+//! outcomes can be taken as lines ([`Split::take_quick_searches`]) and handed to a later run of
+//! the same solve ([`Split::record_quick_line`]), which then splits its trees without them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use thiserror::Error;
 
@@ -63,6 +67,9 @@ pub enum SplitError {
     /// A result line is not `MOVES >=B` or `MOVES <B`.
     #[error("'{0}' is not a result: expected the moves, a space, then >=B or <B (as c4 solve --at-least writes)")]
     NotAResult(String),
+    /// A quick search's line is not `MOVES >=B`, `MOVES <B` or `MOVES ?B`.
+    #[error("'{0}' is not a quick search's outcome: expected the moves, a space, then >=B, <B or ?B (no answer)")]
+    NotAQuickSearch(String),
     /// A result line's moves cannot be played on the board.
     #[error("the moves of '{line}' cannot be played on the {width}x{height} board: {reason}")]
     BadMoves {
@@ -186,6 +193,27 @@ impl FailedPrediction {
     }
 }
 
+/// A quick search of a node before it was split: the node's position and question, and the
+/// answer found, if the search found one within its budget (if not, the node was split).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuickSearch {
+    /// The node's position and question.
+    pub job: Job,
+    /// Whether the score is at least the bound; `None`: not found.
+    pub answer: Option<bool>,
+}
+
+impl QuickSearch {
+    /// The outcome as a line: `MOVES >=B` or `MOVES <B` as a result, `MOVES ?B` if none was
+    /// found ([`Split::record_quick_line`] reads it back).
+    pub fn line(&self) -> String {
+        match self.answer {
+            Some(at_least) => self.job.result_line(at_least),
+            None => format!("{} ?{}", self.job.moves, self.job.bound),
+        }
+    }
+}
+
 /// How far a split solve has come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SplitProgress {
@@ -253,6 +281,10 @@ pub struct Split {
     quick_nodes: u64,
     quick: Solver,
     facts: HashMap<u128, Bounds>,
+    /// The nodes (key, bound) a quick search of an earlier run did not settle: split at once.
+    searched_in_vain: HashSet<(u128, i8)>,
+    /// The quick searches made since they were last taken, once asked to be kept.
+    quick_searches: Option<Vec<QuickSearch>>,
     trees: HashMap<i8, Tree>,
     /// The nodes answered against their prediction, in the order found.
     failed: Vec<FailedPrediction>,
@@ -292,6 +324,8 @@ impl Split {
             quick_nodes: QUICK_NODES,
             quick,
             facts: HashMap::new(),
+            searched_in_vain: HashSet::new(),
+            quick_searches: None,
             trees: HashMap::new(),
             failed: Vec::new(),
             prediction,
@@ -379,13 +413,64 @@ impl Split {
     /// # Errors
     /// The line is not such a result, or its moves cannot be played on this board.
     pub fn record_line(&mut self, line: &str) -> Result<(), SplitError> {
-        let not_a_result = || SplitError::NotAResult(line.to_string());
-        let (moves, answer) = line.trim_end().rsplit_once(' ').ok_or_else(not_a_result)?;
-        let (at_least, bound) = match answer.strip_prefix(">=") {
-            Some(bound) => (true, bound),
-            None => (false, answer.strip_prefix('<').ok_or_else(not_a_result)?),
+        let (key, answer, bound) = self.read_line(line, false)?;
+        let at_least = answer.expect("a result line answers");
+        self.learn(key, at_least, bound);
+        self.progress.answered += 1;
+        self.update_root();
+        Ok(())
+    }
+
+    /// Hands in a quick search's outcome, as [`QuickSearch::line`] writes it, from an earlier
+    /// run of this solve: its answer is kept as a result's is (counted as settled quickly, not
+    /// as answered), and a node it did not settle is split without searching again.
+    ///
+    /// # Errors
+    /// The line is not such an outcome, or its moves cannot be played on this board.
+    pub fn record_quick_line(&mut self, line: &str) -> Result<(), SplitError> {
+        let (key, answer, bound) = self.read_line(line, true)?;
+        match answer {
+            Some(at_least) => {
+                self.learn(key, at_least, bound);
+                self.progress.settled_quickly += 1;
+                self.update_root();
+            }
+            None => {
+                self.searched_in_vain.insert((key, bound));
+            }
+        }
+        Ok(())
+    }
+
+    /// The quick searches made since the last call, in the order made, for a later run
+    /// ([`record_quick_line`](Self::record_quick_line)); a search of an outcome handed in is
+    /// not made again, and not listed. They are kept from the first call on (a caller that
+    /// never takes them does not hold them all).
+    pub fn take_quick_searches(&mut self) -> Vec<QuickSearch> {
+        self.quick_searches.replace(Vec::new()).unwrap_or_default()
+    }
+
+    /// Reads `MOVES >=B` or `MOVES <B`, and `MOVES ?B` too if `quick` (a quick search's
+    /// outcome): the position's folded key, the answer, the bound.
+    fn read_line(&self, line: &str, quick: bool) -> Result<(u128, Option<bool>, i8), SplitError> {
+        let not_read = || {
+            if quick {
+                SplitError::NotAQuickSearch(line.to_string())
+            } else {
+                SplitError::NotAResult(line.to_string())
+            }
         };
-        let bound: i8 = bound.parse().map_err(|_| not_a_result())?;
+        let (moves, outcome) = line.trim_end().rsplit_once(' ').ok_or_else(not_read)?;
+        let (answer, bound) = if let Some(bound) = outcome.strip_prefix(">=") {
+            (Some(true), bound)
+        } else if let Some(bound) = outcome.strip_prefix('<') {
+            (Some(false), bound)
+        } else if let Some(bound) = outcome.strip_prefix('?').filter(|_| quick) {
+            (None, bound)
+        } else {
+            return Err(not_read());
+        };
+        let bound: i8 = bound.parse().map_err(|_| not_read())?;
         let bad_moves = |reason: String| SplitError::BadMoves {
             line: line.to_string(),
             width: self.width,
@@ -397,10 +482,7 @@ impl Split {
             .position(&columns)
             .map_err(|e| bad_moves(e.to_string()))?;
         let key = with_position!(&position, |p| folded_key(p));
-        self.learn(key, at_least, bound);
-        self.progress.answered += 1;
-        self.update_root();
-        Ok(())
+        Ok((key, answer, bound))
     }
 
     /// The nodes answered against their prediction so far (as many as the progress counts
@@ -549,14 +631,25 @@ impl Split {
                 wants.jobs.push(self.job(&tree.nodes[index].columns, bound));
                 return None;
             }
-            if (wants.stopped)() {
-                wants.given_up = true;
-                return None;
-            }
-            if let Some(answer) = self.quick_answer(&tree.nodes[index].columns, bound) {
-                self.learn(key, answer, bound);
-                self.progress.settled_quickly += 1;
-                return Some(answer);
+            if !self.searched_in_vain.contains(&(key, bound)) {
+                if (wants.stopped)() {
+                    wants.given_up = true;
+                    return None;
+                }
+                let columns = &tree.nodes[index].columns;
+                let answer = self.quick_answer(columns, bound);
+                if self.quick_searches.is_some() {
+                    let search = QuickSearch {
+                        job: self.job(columns, bound),
+                        answer,
+                    };
+                    self.quick_searches.get_or_insert_default().push(search);
+                }
+                if let Some(answer) = answer {
+                    self.learn(key, answer, bound);
+                    self.progress.settled_quickly += 1;
+                    return Some(answer);
+                }
             }
             self.split(tree, index);
         }
@@ -871,6 +964,85 @@ mod tests {
                 assert!(jobs > 12, "{jobs}");
             }
         }
+    }
+
+    #[test]
+    fn a_later_run_given_the_quick_searches_splits_its_trees_without_searching() {
+        let mut unsettled = 0;
+        for (width, height, root, depth, prediction) in [
+            (6, 5, vec![], 4, 0),
+            (5, 5, vec![2], 3, -3),
+            (6, 5, vec![], 3, 1),
+        ] {
+            let new = || Split::new(width, height, root.clone(), depth, prediction).unwrap();
+            let mut first = new();
+            assert!(
+                first.take_quick_searches().is_empty(),
+                "none kept until asked"
+            );
+            let mut solver = Solver::with_table_bits(18);
+            let (mut results, mut quick) = (Vec::new(), Vec::new());
+            // A few rounds, then a run of the same solve starts from what the first kept.
+            for _ in 0..6 {
+                let wanted = first.wanted();
+                quick.extend(first.take_quick_searches().iter().map(QuickSearch::line));
+                let Some(job) = wanted.first().cloned() else {
+                    break;
+                };
+                let at_least = answer(&mut solver, width, height, &job);
+                first.record(&job, at_least).unwrap();
+                results.push(job.result_line(at_least));
+            }
+            let wanted = first.wanted();
+            quick.extend(first.take_quick_searches().iter().map(QuickSearch::line));
+            unsettled += quick.iter().filter(|line| line.contains(" ?")).count();
+            let mut later = new();
+            later.take_quick_searches();
+            for line in &results {
+                later.record_line(line).unwrap();
+            }
+            for line in &quick {
+                later.record_quick_line(line).unwrap();
+            }
+            let case = format!("{width}x{height} {root:?} predicting {prediction}");
+            assert_eq!(later.wanted(), wanted, "{case}");
+            if first.score().is_none() {
+                assert_eq!(later.progress(), first.progress(), "{case}");
+            } else {
+                // Known from the facts at once, without the questions on the way.
+                assert_eq!(later.score(), first.score(), "{case}");
+            }
+            assert_eq!(later.take_quick_searches(), [], "{case}");
+            // Both go on to the score.
+            run_to_the_end(&mut later);
+            assert_eq!(later.score(), Some(exact(width, height, &root)), "{case}");
+        }
+        assert!(unsettled > 10, "{unsettled}");
+    }
+
+    #[test]
+    fn a_quick_search_line_is_told_from_a_result() {
+        let mut split = Split::new(5, 4, vec![], 3, 0).unwrap();
+        for line in ["33 ?2", "33 =2", "33 >=x", "33"] {
+            assert_eq!(
+                split.record_line(line),
+                Err(SplitError::NotAResult(line.to_string()))
+            );
+        }
+        for line in ["33 =2", "33 >=x", "33", "33 ?"] {
+            assert_eq!(
+                split.record_quick_line(line),
+                Err(SplitError::NotAQuickSearch(line.to_string()))
+            );
+        }
+        assert!(matches!(
+            split.record_quick_line("66 ?1"),
+            Err(SplitError::BadMoves { .. })
+        ));
+        split.record_quick_line("33 ?2").unwrap();
+        split.record_quick_line("33 >=0").unwrap();
+        let progress = split.progress();
+        assert_eq!((progress.answered, progress.settled_quickly), (0, 1));
     }
 
     #[test]

@@ -44,6 +44,9 @@ from c4._core import Split
 __all__ = ["Split", "Progress", "solve", "main"]
 
 RESULTS = "results.txt"
+# The quick searches the splitting made: not needed (without them the next run makes them
+# again, minutes on 13x4), so read leniently.
+QUICK = "quick.txt"
 
 
 @dataclass
@@ -348,15 +351,17 @@ def solve(
         raise ValueError("c4 is not on the PATH: give c4=PATH (a program every worker can run)")
     folder = Path(folder).resolve()
     split, results = open_results(folder, split)
+    quick = _open_quick(folder / QUICK, split, log)
     started = time.monotonic()
     if split.score is not None:
         results.close()
+        quick.close()
         _say_progress(split, 0, 0, started, log)
         return split.score
     program = str(Path(program).resolve())
     checkpoints = str(folder / "ckpt")
     shared = _shared_tables(folder)
-    run = _Run(split, results, split.job_arguments(), started, log, every)
+    run = _Run(split, results, quick, split.job_arguments(), started, log, every)
     # Ray started here is stopped here; one the caller started is left to the caller.
     imported = sys.modules.get("ray")
     starts_ray = imported is None or not imported.is_initialized()
@@ -389,10 +394,9 @@ def solve(
                         local.close()
                 # The driver's provers hand over between two jobs, or during a splitting of
                 # the trees (minutes on a large board), which goes on on this thread.
-                if log is not None:
-                    print(f"c4.cluster: Ray started after {ray_up:.1f} s; {run.answered} jobs "
-                          f"answered before its provers took over, after "
-                          f"{time.monotonic() - started:.1f} s", file=log, flush=True)
+                _say(log, f"Ray started after {ray_up:.1f} s; {run.answered} jobs answered "
+                          f"before its provers took over, after "
+                          f"{time.monotonic() - started:.1f} s")
             else:
                 ray = importlib.import_module("ray")
                 _init_ray(ray, options)
@@ -411,6 +415,7 @@ def solve(
                 provers.close()
     finally:
         results.close()
+        quick.close()
         # The driver's provers' table, if Ray's never ran.
         if shared is not None:
             shutil.rmtree(shared, ignore_errors=True)
@@ -498,6 +503,46 @@ def _without_rays_signal_handlers(ray: Any) -> Iterator[None]:
             utils.set_sigterm_handler = setter
         if failure_handler_off is not None:
             constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = failure_handler_off
+
+
+def _open_quick(path: Path, split: Split, log: TextIO | None) -> TextIO:
+    """``path``, the quick searches of ``split``'s splitting, handed to it and open for
+    appending the next ones. From a line that cannot be read (cut short by a driver killed as
+    it wrote, or by a machine that went down) on, lines are dropped, and a file of another solve
+    is replaced: those searches are made again."""
+    split.take_quick_searches()  # Kept from now on.
+    header = (split.header() + "\n").encode()
+    try:
+        stored = path.read_bytes()
+    except FileNotFoundError:
+        stored = b""
+    kept = 0
+    if stored.startswith(header):
+        kept = len(header)
+        for number, line in enumerate(stored[kept:].splitlines(keepends=True), start=2):
+            try:
+                if not line.endswith(b"\n"):
+                    raise ValueError("it was cut short")
+                split.record_quick_line(line.decode())
+            except ValueError as error:  # (UnicodeDecodeError is one)
+                _say(log, f"{path}, line {number}: {error}; the quick searches from there on "
+                          "are made again")
+                break
+            kept += len(line)
+    elif stored:
+        _say(log, f"{path} holds another solve's quick searches: replaced")
+    if kept:
+        os.truncate(path, kept)
+        return path.open("a")
+    quick = path.open("w")
+    quick.write(header.decode())
+    return quick
+
+
+def _say(log: TextIO | None, what: str) -> None:
+    """Writes a line of the run's log."""
+    if log is not None:
+        print(f"c4.cluster: {what}", file=log, flush=True)
 
 
 def _pass_on(handler: Any, signum: int, frame: Any) -> None:
@@ -636,10 +681,11 @@ class _Run:
     kept in the results file (synced) before it is used, jobs no longer needed stopped, and a
     line of progress every ``every`` seconds."""
 
-    def __init__(self, split: Split, results: TextIO, arguments: list[str], started: float,
-                 log: TextIO | None, every: float) -> None:
+    def __init__(self, split: Split, results: TextIO, quick: TextIO, arguments: list[str],
+                 started: float, log: TextIO | None, every: float) -> None:
         self.split = split
         self.results = results
+        self.quick = quick
         self.arguments = arguments
         self.started = started
         self.log = log
@@ -663,6 +709,7 @@ class _Run:
                     return
                 # (None: ``done()`` said so during a long splitting.)
                 wanted = split.wanted(done)
+                self._keep_quick()
                 if wanted is None or split.score is not None:
                     return
                 wanted_set = set(wanted)
@@ -691,12 +738,21 @@ class _Run:
                     _say_progress(split, len(running), len(wanted), self.started, self.log)
                     self.last_said = time.monotonic()
         finally:
+            # (A splitting stopped by a signal's exception has its searches too.)
+            self._keep_quick()
             for index, _, ticket in running.values():
                 provers.stop(index, ticket)
             if isinstance(provers, _LocalProvers):
                 # Their answers may still come, and are kept.
                 for handle, (_, job, _) in running.items():
                     self._keep(job, provers.answer(handle))
+
+    def _keep_quick(self) -> None:
+        """Appends the splitting's last quick searches to the quick searches' file."""
+        lines = self.split.take_quick_searches()
+        if lines:
+            self.quick.write("".join(line + "\n" for line in lines))
+            self.quick.flush()
 
     def _keep(self, job: tuple[str, int], line: str | None) -> None:
         """Keeps a job's answer (None: it was stopped first) in the results file, synced,
