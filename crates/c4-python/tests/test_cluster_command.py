@@ -95,6 +95,7 @@ def test_a_stopping_signal_ends_the_run_cleanly_and_the_same_command_goes_on(tmp
     folder = tmp_path / "10x4"
     before = {marker: set(processes(marker)) for marker in RAY_KINDS}
     kept: list[str] = []
+    searched: list[str] = []
     # The first run is stopped while Ray starts (its agents started, the driver's own provers at
     # work), the second as the driver joins it (its core worker set up: in Ray's own handling,
     # SIGTERM prints a stack trace there), the third once Ray's provers have taken over.
@@ -102,9 +103,13 @@ def test_a_stopping_signal_ends_the_run_cleanly_and_the_same_command_goes_on(tmp
                                  lambda log: "Started a local Ray instance" in log.read_text(),
                                  lambda log: "Ray started after" in log.read_text()]):
         now = stopped_run(folder, [], kind, ready, tmp_path / f"run-{run}.log", before)
-        # Every answer of the run before is kept, none asked again.
+        # Every answer of the run before is kept, none asked again; and the quick searches of
+        # its splitting, stopped or not.
         assert now[:len(kept)] == kept and len(now) > len(kept)
         kept = now
+        quick = (folder / "quick.txt").read_text().splitlines()
+        assert quick[:len(searched)] == searched and len(quick) > 1
+        searched = quick
 
 
 def test_a_stop_while_ray_waits_for_long_jobs_ends_cleanly(tmp_path):

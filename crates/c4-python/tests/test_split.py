@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from c4.cluster import QUICK, Split, _open_quick
+from c4.cluster import QUICK, Split, _open_quick, open_results
 
 
 class Stopped(BaseException):
@@ -97,8 +97,9 @@ def test_a_quick_searches_file_is_read_up_to_its_first_unreadable_line(tmp_path)
         split = Split(6, 5, "", 4)
         with _open_quick(path, split, log) as quick:
             quick.write("next\n")
-        assert f"{path}, line 7: " in log.getvalue(), log.getvalue()
-        assert "the quick searches from there on are made again" in log.getvalue()
+        said = log.getvalue()
+        assert said.startswith(f"c4.cluster: {path}, line 7: ") and said.count("\n") == 1, said
+        assert said.endswith("; the quick searches from there on are made again\n"), said
         # The readable lines handed in and kept, the next written after them.
         assert path.read_text() == header + good + "next\n"
         # Those searches are not made again, the others are.
@@ -114,8 +115,31 @@ def test_a_quick_searches_file_of_another_solve_is_replaced(tmp_path):
     _open_quick(path, split, log).close()
     assert log.getvalue() == f"c4.cluster: {path} holds another solve's quick searches: replaced\n"
     assert path.read_text() == split.header() + "\n"
-    # None there: a file with the header alone, nothing said.
+    # None there, or its first line cut short: a file with the header alone, nothing said.
+    for stored in [None, split.header()[:20], split.header()]:
+        path.unlink()
+        if stored is not None:
+            path.write_text(stored)
+        log = io.StringIO()
+        _open_quick(path, Split(6, 5, "", 4), log).close()
+        assert log.getvalue() == "" and path.read_text() == split.header() + "\n"
+    # One that cannot be read: the run goes on without it.
     path.unlink()
+    path.mkdir()
     log = io.StringIO()
-    _open_quick(path, Split(6, 5, "", 4), log).close()
-    assert log.getvalue() == "" and path.read_text() == split.header() + "\n"
+    assert _open_quick(path, Split(6, 5, "", 4), log) is None
+    assert log.getvalue() == f"c4.cluster: {path}: Is a directory; the quick searches are not kept\n"
+
+
+def test_a_results_file_whose_last_line_was_cut_short_drops_it(tmp_path):
+    split = Split(6, 5, "", 4)
+    stored = split.header() + "\n44 >=1\n45 <1"
+    (tmp_path / "results.txt").write_text(stored)
+    log = io.StringIO()
+    again, results = open_results(tmp_path, None, log)
+    with results:
+        results.write("46 >=1\n")
+    assert again.progress()[3] == 1
+    assert log.getvalue() == (f"c4.cluster: {tmp_path / 'results.txt'}: its last line, '45 <1', "
+                              "was cut short: dropped, its job is asked again\n")
+    assert (tmp_path / "results.txt").read_text() == split.header() + "\n44 >=1\n46 >=1\n"

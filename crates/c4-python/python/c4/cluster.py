@@ -291,24 +291,33 @@ def _end_with_parent() -> None:
         _PRCTL(pr_set_pdeathsig, signal.SIGTERM)
 
 
-def open_results(folder: Path, split: Split | None) -> tuple[Split, TextIO]:
+def open_results(folder: Path, split: Split | None,
+                 log: TextIO | None = None) -> tuple[Split, TextIO]:
     """The solve of ``folder``'s results file, with every answer in it handed in, and the file
-    open for appending; a new file for ``split`` where there is none."""
+    open for appending; a new file for ``split`` where there is none. A last line cut short (a
+    machine that went down as it was written) is dropped, and said on ``log``: it could read as
+    another answer (``33 <1`` of ``33 <12``)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "ckpt").mkdir(exist_ok=True)
     results = folder / RESULTS
     if results.exists():
-        with results.open() as lines:
-            header = lines.readline().rstrip("\n")
-            stored = Split.from_header(header)
-            if split is not None and stored.header() != split.header():
-                raise ValueError(
-                    f"{results} holds another solve ({header}): use another folder, or the "
-                    "same settings"
-                )
-            for line in lines:
-                if line.strip():
-                    stored.record_line(line.rstrip("\n"))
+        header, *lines = results.read_bytes().splitlines(keepends=True) or [b""]
+        stored = Split.from_header(header.decode().rstrip("\n"))
+        if split is not None and stored.header() != split.header():
+            raise ValueError(
+                f"{results} holds another solve ({header.decode().rstrip()}): use another "
+                "folder, or the same settings"
+            )
+        kept = len(header)
+        for line in lines:
+            if not line.endswith(b"\n"):
+                _say(log, f"{results}: its last line, {line.decode(errors='replace')!r}, was "
+                          "cut short: dropped, its job is asked again")
+                os.truncate(results, kept)
+                break
+            if line.strip():
+                stored.record_line(line.decode().rstrip("\n"))
+            kept += len(line)
         split = stored
     elif split is None:
         raise ValueError(f"{results} does not exist: give the board to start a solve")
@@ -350,12 +359,11 @@ def solve(
     if program is None:
         raise ValueError("c4 is not on the PATH: give c4=PATH (a program every worker can run)")
     folder = Path(folder).resolve()
-    split, results = open_results(folder, split)
+    split, results = open_results(folder, split, log)
     quick = _open_quick(folder / QUICK, split, log)
     started = time.monotonic()
     if split.score is not None:
-        results.close()
-        quick.close()
+        _close(results, quick)
         _say_progress(split, 0, 0, started, log)
         return split.score
     program = str(Path(program).resolve())
@@ -414,8 +422,7 @@ def solve(
             finally:
                 provers.close()
     finally:
-        results.close()
-        quick.close()
+        _close(results, quick)
         # The driver's provers' table, if Ray's never ran.
         if shared is not None:
             shutil.rmtree(shared, ignore_errors=True)
@@ -505,38 +512,53 @@ def _without_rays_signal_handlers(ray: Any) -> Iterator[None]:
             constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = failure_handler_off
 
 
-def _open_quick(path: Path, split: Split, log: TextIO | None) -> TextIO:
+def _close(results: TextIO, quick: TextIO | None) -> None:
+    """Closes a run's results file, and its quick searches' file if kept (a cache, flushed as
+    it is written, its failures said then: not raised here)."""
+    results.close()
+    if quick is not None:
+        with contextlib.suppress(OSError):
+            quick.close()
+
+
+def _open_quick(path: Path, split: Split, log: TextIO | None) -> TextIO | None:
     """``path``, the quick searches of ``split``'s splitting, handed to it and open for
     appending the next ones. From a line that cannot be read (cut short by a driver killed as
     it wrote, or by a machine that went down) on, lines are dropped, and a file of another solve
-    is replaced: those searches are made again."""
+    is replaced: those searches are made again. None, and said on ``log``, if the file cannot
+    be read or written: the run goes on without it."""
     split.take_quick_searches()  # Kept from now on.
     header = (split.header() + "\n").encode()
     try:
-        stored = path.read_bytes()
-    except FileNotFoundError:
-        stored = b""
-    kept = 0
-    if stored.startswith(header):
-        kept = len(header)
-        for number, line in enumerate(stored[kept:].splitlines(keepends=True), start=2):
-            try:
-                if not line.endswith(b"\n"):
-                    raise ValueError("it was cut short")
-                split.record_quick_line(line.decode())
-            except ValueError as error:  # (UnicodeDecodeError is one)
-                _say(log, f"{path}, line {number}: {error}; the quick searches from there on "
-                          "are made again")
-                break
-            kept += len(line)
-    elif stored:
-        _say(log, f"{path} holds another solve's quick searches: replaced")
-    if kept:
-        os.truncate(path, kept)
-        return path.open("a")
-    quick = path.open("w")
-    quick.write(header.decode())
-    return quick
+        try:
+            stored = path.read_bytes()
+        except FileNotFoundError:
+            stored = b""
+        kept = 0
+        if stored.startswith(header):
+            kept = len(header)
+            for number, line in enumerate(stored[kept:].splitlines(keepends=True), start=2):
+                try:
+                    if not line.endswith(b"\n"):
+                        raise ValueError("it was cut short")
+                    split.record_quick_line(line.decode().rstrip("\n"))
+                except ValueError as error:  # (UnicodeDecodeError is one)
+                    _say(log, f"{path}, line {number}: {error}; the quick searches from there "
+                              "on are made again")
+                    break
+                kept += len(line)
+        elif not header.startswith(stored):
+            # (A header cut short is replaced without a word.)
+            _say(log, f"{path} holds another solve's quick searches: replaced")
+        if kept:
+            os.truncate(path, kept)
+            return path.open("a")
+        quick = path.open("w")
+        quick.write(header.decode())
+        return quick
+    except OSError as error:
+        _say(log, f"{path}: {error.strerror or error}; the quick searches are not kept")
+        return None
 
 
 def _say(log: TextIO | None, what: str) -> None:
@@ -681,7 +703,7 @@ class _Run:
     kept in the results file (synced) before it is used, jobs no longer needed stopped, and a
     line of progress every ``every`` seconds."""
 
-    def __init__(self, split: Split, results: TextIO, quick: TextIO, arguments: list[str],
+    def __init__(self, split: Split, results: TextIO, quick: TextIO | None, arguments: list[str],
                  started: float, log: TextIO | None, every: float) -> None:
         self.split = split
         self.results = results
@@ -738,21 +760,30 @@ class _Run:
                     _say_progress(split, len(running), len(wanted), self.started, self.log)
                     self.last_said = time.monotonic()
         finally:
-            # (A splitting stopped by a signal's exception has its searches too.)
-            self._keep_quick()
-            for index, _, ticket in running.values():
-                provers.stop(index, ticket)
-            if isinstance(provers, _LocalProvers):
-                # Their answers may still come, and are kept.
-                for handle, (_, job, _) in running.items():
-                    self._keep(job, provers.answer(handle))
+            try:
+                for index, _, ticket in running.values():
+                    provers.stop(index, ticket)
+                if isinstance(provers, _LocalProvers):
+                    # Their answers may still come, and are kept.
+                    for handle, (_, job, _) in running.items():
+                        self._keep(job, provers.answer(handle))
+            finally:
+                # (A splitting stopped by a signal's exception has its searches too.)
+                self._keep_quick()
 
     def _keep_quick(self) -> None:
-        """Appends the splitting's last quick searches to the quick searches' file."""
+        """Appends the splitting's last quick searches to the quick searches' file; a file that
+        cannot be written is said on the log, and no longer kept (it is a cache)."""
         lines = self.split.take_quick_searches()
-        if lines:
+        if not lines or self.quick is None:
+            return
+        try:
             self.quick.write("".join(line + "\n" for line in lines))
             self.quick.flush()
+        except OSError as error:
+            _say(self.log, f"{self.quick.name}: {error.strerror or error}; the quick searches "
+                           "are no longer kept")
+            self.quick = None
 
     def _keep(self, job: tuple[str, int], line: str | None) -> None:
         """Keeps a job's answer (None: it was stopped first) in the results file, synced,
