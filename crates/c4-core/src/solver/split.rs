@@ -638,12 +638,12 @@ impl Split {
                 }
                 let columns = &tree.nodes[index].columns;
                 let answer = self.quick_answer(columns, bound);
-                if self.quick_searches.is_some() {
-                    let search = QuickSearch {
-                        job: self.job(columns, bound),
-                        answer,
-                    };
-                    self.quick_searches.get_or_insert_default().push(search);
+                let job = self
+                    .quick_searches
+                    .is_some()
+                    .then(|| self.job(columns, bound));
+                if let (Some(kept), Some(job)) = (&mut self.quick_searches, job) {
+                    kept.push(QuickSearch { job, answer });
                 }
                 if let Some(answer) = answer {
                     self.learn(key, answer, bound);

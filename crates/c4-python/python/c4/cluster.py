@@ -308,16 +308,14 @@ def open_results(folder: Path, split: Split | None,
                 f"{results} holds another solve ({header.decode().rstrip()}): use another "
                 "folder, or the same settings"
             )
-        kept = len(header)
-        for line in lines:
-            if not line.endswith(b"\n"):
-                _say(log, f"{results}: its last line, {line.decode(errors='replace')!r}, was "
-                          "cut short: dropped, its job is asked again")
-                os.truncate(results, kept)
-                break
+        def record(line: str) -> None:
             if line.strip():
-                stored.record_line(line.decode().rstrip("\n"))
-            kept += len(line)
+                stored.record_line(line)
+
+        cut = _hand_in(results, len(header), lines, record)
+        if cut is not None:
+            _say(log, f"{results}: its last line, {cut[1].decode(errors='replace')!r}, was cut "
+                      "short: dropped, its job is asked again")
         split = stored
     elif split is None:
         raise ValueError(f"{results} does not exist: give the board to start a solve")
@@ -534,31 +532,48 @@ def _open_quick(path: Path, split: Split, log: TextIO | None) -> TextIO | None:
             stored = path.read_bytes()
         except FileNotFoundError:
             stored = b""
-        kept = 0
         if stored.startswith(header):
-            kept = len(header)
-            for number, line in enumerate(stored[kept:].splitlines(keepends=True), start=2):
-                try:
-                    if not line.endswith(b"\n"):
-                        raise ValueError("it was cut short")
-                    split.record_quick_line(line.decode().rstrip("\n"))
-                except ValueError as error:  # (UnicodeDecodeError is one)
-                    _say(log, f"{path}, line {number}: {error}; the quick searches from there "
-                              "on are made again")
-                    break
-                kept += len(line)
-        elif not header.startswith(stored):
+            lines = stored[len(header):].splitlines(keepends=True)
+            # (UnicodeDecodeError is a ValueError.)
+            cut = _hand_in(path, len(header), lines, split.record_quick_line, ValueError)
+            if cut is not None:
+                number, _, why = cut
+                _say(log, f"{path}, line {number}: {why}; the quick searches from there on "
+                          "are made again")
+            return path.open("a")
+        if not header.startswith(stored):
             # (A header cut short is replaced without a word.)
             _say(log, f"{path} holds another solve's quick searches: replaced")
-        if kept:
-            os.truncate(path, kept)
-            return path.open("a")
         quick = path.open("w")
         quick.write(header.decode())
         return quick
     except OSError as error:
         _say(log, f"{path}: {error.strerror or error}; the quick searches are not kept")
         return None
+
+
+def _hand_in(path: Path, start: int, lines: list[bytes], record: Callable[[str], None],
+             refused: type[Exception] | tuple[type[Exception], ...] = ()
+             ) -> tuple[int, bytes, str] | None:
+    """Hands ``lines``, ``path``'s from byte ``start`` on (its second line), to ``record`` up
+    to the first one cut short (no newline: its writer stopped as it wrote it), or that
+    ``record`` refuses with ``refused``; that one and those after are cut off the file. Which it
+    was (its number, the line, why), if one was."""
+    kept = start
+    for number, line in enumerate(lines, start=2):
+        if not line.endswith(b"\n"):
+            cut = (number, line, "it was cut short")
+            break
+        try:
+            record(line.decode().rstrip("\n"))
+        except refused as error:
+            cut = (number, line, str(error))
+            break
+        kept += len(line)
+    else:
+        return None
+    os.truncate(path, kept)
+    return cut
 
 
 def _say(log: TextIO | None, what: str) -> None:
